@@ -1,0 +1,54 @@
+/** @type {import('jest').Config} */
+const esmPackages = [
+  '@nestjs',
+  '@electric-sql',
+  'magic-string',
+  'ora',
+  'chalk',
+  'cli-spinners',
+  'log-symbols',
+  'is-unicode-supported',
+  'strip-ansi',
+  'ansi-regex',
+  'string-width',
+  'emoji-regex',
+  'get-east-asian-width',
+  'stdin-discarder',
+  'is-interactive',
+  'cli-cursor',
+  'restore-cursor',
+  'onetime',
+  'mimic-function',
+  'signal-exit',
+  'uid',
+  'file-type',
+  'strtok3',
+  'token-types',
+  'peek-readable',
+  '@tokenizer',
+  'uint8array-extras',
+  'load-esm',
+];
+
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test', '<rootDir>/lib', '<rootDir>/schematics'],
+  testMatch: ['**/*.spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/files/'],
+  transform: {
+    '^.+\\.(t|j|mj)sx?$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  testTimeout: 60000,
+};

@@ -1,0 +1,148 @@
+/**
+ * Types of the query pipeline:
+ *   raw query string --parseQuery()--> ParsedQuery --validateQuery()--> ValidatedQuery --builders--> SQL
+ * The parser knows nothing of entities; the validator knows the model but not TypeORM.
+ */
+import type { ColumnModel, EntityModel, RelationModel } from '../schema/model';
+
+export const COMPARISON_OPERATORS = ['$eq', '$ne', '$gt', '$lt', '$gte', '$lte'] as const;
+export const TEXT_OPERATORS = ['$cont', '$excl', '$starts', '$ends'] as const;
+export const LIST_OPERATORS = ['$in', '$notin'] as const;
+export const RANGE_OPERATORS = ['$between'] as const;
+export const NULL_OPERATORS = ['$isnull', '$notnull'] as const;
+export const CASE_INSENSITIVE_OPERATORS = [
+  '$eqL',
+  '$neL',
+  '$contL',
+  '$exclL',
+  '$startsL',
+  '$endsL',
+  '$inL',
+  '$notinL',
+] as const;
+
+export type FilterOperator =
+  | (typeof COMPARISON_OPERATORS)[number]
+  | (typeof TEXT_OPERATORS)[number]
+  | (typeof LIST_OPERATORS)[number]
+  | (typeof RANGE_OPERATORS)[number]
+  | (typeof NULL_OPERATORS)[number]
+  | (typeof CASE_INSENSITIVE_OPERATORS)[number];
+
+export const FILTER_OPERATORS: readonly FilterOperator[] = [
+  ...COMPARISON_OPERATORS,
+  ...TEXT_OPERATORS,
+  ...LIST_OPERATORS,
+  ...RANGE_OPERATORS,
+  ...NULL_OPERATORS,
+  ...CASE_INSENSITIVE_OPERATORS,
+];
+
+/**
+ * A value as it arrived: text from `filter`/`or` (`field||$op||value`), or JSON from `s`.
+ * Lists and ranges from text are split on `,` by the parser.
+ */
+export type RawValue =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'list'; readonly items: readonly string[] }
+  | { readonly kind: 'json'; readonly value: unknown };
+
+/** A boolean tree of conditions. `field` is a dotted path: `name` or `project.name`. */
+export type WhereNode =
+  | { readonly kind: 'and'; readonly children: readonly WhereNode[] }
+  | { readonly kind: 'or'; readonly children: readonly WhereNode[] }
+  | { readonly kind: 'not'; readonly child: WhereNode }
+  | {
+      readonly kind: 'condition';
+      readonly field: string;
+      readonly operator: FilterOperator;
+      readonly value: RawValue;
+      /** Where it came from, for error messages: `filter[0]`, `or[1]`, `s`. */
+      readonly source: string;
+    };
+
+export type SortDirection = 'ASC' | 'DESC';
+
+export interface SortNode {
+  readonly field: string;
+  readonly direction: SortDirection;
+}
+
+export interface JoinNode {
+  /** Dotted relation path: `project` or `project.owner`. */
+  readonly relation: string;
+  /** Selected fields of the joined entity, or null for all. */
+  readonly fields: readonly string[] | null;
+}
+
+/** The query string, understood but not yet checked against an entity. */
+export interface ParsedQuery {
+  readonly fields: readonly string[] | null;
+  /** `filter`, `or` and `s` combined (see README "Combining filter, or and s"); null when none. */
+  readonly where: WhereNode | null;
+  readonly sort: readonly SortNode[];
+  readonly join: readonly JoinNode[];
+  readonly limit: number | null;
+  readonly page: number | null;
+  readonly offset: number | null;
+  /** `include_deleted=1`. */
+  readonly includeDeleted: boolean;
+}
+
+/** A typed scalar after validation: numbers for integer, strings for decimal/text/enum/uuid, Date for timestamptz. */
+export type TypedScalar = string | number | boolean | Date;
+
+export type TypedValue =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'scalar'; readonly value: TypedScalar }
+  | { readonly kind: 'list'; readonly items: readonly TypedScalar[] }
+  | { readonly kind: 'range'; readonly from: TypedScalar; readonly to: TypedScalar }
+  /** JSON columns compared as jsonb. */
+  | { readonly kind: 'json'; readonly value: unknown };
+
+/** A column reached from the root entity: `relationPath` empty for the root's own columns. */
+export interface ColumnRef {
+  readonly relationPath: readonly string[];
+  readonly column: ColumnModel;
+}
+
+export type ValidatedWhere =
+  | { readonly kind: 'and'; readonly children: readonly ValidatedWhere[] }
+  | { readonly kind: 'or'; readonly children: readonly ValidatedWhere[] }
+  | { readonly kind: 'not'; readonly child: ValidatedWhere }
+  | {
+      readonly kind: 'condition';
+      readonly column: ColumnRef;
+      readonly operator: FilterOperator;
+      readonly value: TypedValue;
+    };
+
+export interface ValidatedJoin {
+  /** Relation names from the root: ['project'] or ['project', 'owner']. */
+  readonly path: readonly string[];
+  readonly relation: RelationModel;
+  readonly entity: EntityModel;
+  /** Columns selected from the joined entity (primary key always included). */
+  readonly columns: readonly ColumnModel[];
+}
+
+export interface ValidatedSort {
+  readonly column: ColumnRef;
+  readonly direction: SortDirection;
+}
+
+/** A query proven to name only existing, visible, allowed things, with typed values. */
+export interface ValidatedQuery {
+  readonly entity: EntityModel;
+  /** Root columns to return (primary key always included). */
+  readonly columns: readonly ColumnModel[];
+  readonly where: ValidatedWhere | null;
+  readonly sort: readonly ValidatedSort[];
+  readonly joins: readonly ValidatedJoin[];
+  readonly limit: number;
+  readonly offset: number;
+  /** 1-based page the offset falls in. */
+  readonly page: number;
+  readonly includeDeleted: boolean;
+}

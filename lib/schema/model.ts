@@ -1,0 +1,191 @@
+/**
+ * The normalized service model: what `.svcrc` means once it has been validated,
+ * defaults applied, names computed and relationship inverses resolved.
+ *
+ * One model is shared by the CLI, the schematics and the runtime. Nothing reads
+ * a raw `.svcrc` except `loadSvcrc()` / `parseSvcrc()`.
+ */
+
+/** Field types a `.svcrc` field may declare. */
+export type FieldType = 'text' | 'integer' | 'boolean' | 'enum' | 'timestamptz' | 'json' | 'decimal';
+
+/** Column types known to the runtime: field types plus `uuid` for uuid primary and foreign keys. */
+export type ColumnType = FieldType | 'uuid';
+
+/** Primary key strategy of every entity (`idType` in `.svcrc`, default `integer`). */
+export type IdType = 'integer' | 'uuid';
+
+/** Operations the scope guard can enforce (`scopeOptions.enforceOn`). */
+export type CrudOperation = 'find' | 'get' | 'create' | 'update' | 'delete';
+
+export const CRUD_OPERATIONS: readonly CrudOperation[] = ['find', 'get', 'create', 'update', 'delete'];
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** A data field declared in `.svcrc`. */
+export interface FieldModel {
+  readonly name: string;
+  readonly type: FieldType;
+  readonly nullable: boolean;
+  readonly unique: boolean;
+  readonly isEmail: boolean;
+  /** `is_password`: stored as a slow hash, never returned, never usable in a query. */
+  readonly isPassword: boolean;
+  /** Allowed values, only for `enum`. */
+  readonly values?: readonly string[];
+  /** Default value; `undefined` when none is declared. */
+  readonly default?: JsonValue;
+  readonly precision?: number;
+  readonly scale?: number;
+}
+
+/** Where a column comes from. */
+export type ColumnKind = 'primary' | 'field' | 'foreignKey' | 'createdAt' | 'updatedAt' | 'deletedAt';
+
+/**
+ * Every column of an entity's table, in declaration order:
+ * primary key, fields, foreign keys, then timestamps.
+ * Property name and column name are the same.
+ */
+export interface ColumnModel {
+  readonly name: string;
+  readonly kind: ColumnKind;
+  readonly type: ColumnType;
+  readonly nullable: boolean;
+  readonly unique: boolean;
+  /** Enum values for `enum` columns. */
+  readonly values?: readonly string[];
+  /** Set by the server only: primary key and timestamps. Never accepted in a request body. */
+  readonly readOnly: boolean;
+  /** Never returned, never usable in filter/or/s/sort/fields (password hashes). */
+  readonly hidden: boolean;
+  /** The field this column comes from, for `kind === 'field'`. */
+  readonly field?: FieldModel;
+  /** The relation this column is the foreign key of, for `kind === 'foreignKey'`. */
+  readonly relation?: string;
+}
+
+export type RelationKind = 'many-to-one' | 'one-to-many';
+
+/** A relation as seen from one entity (each relationship yields one on each side). */
+export interface RelationModel {
+  /** Property name on this entity, e.g. `project` on Task, `tasks` on Project. */
+  readonly name: string;
+  readonly kind: RelationKind;
+  /** Entity name at the other end. */
+  readonly target: string;
+  /** Property name of the inverse relation on the target. */
+  readonly inverseName: string;
+  /**
+   * Foreign key column: on this entity for `many-to-one` (e.g. `projectId`),
+   * on the target for `one-to-many`.
+   */
+  readonly foreignKey: string;
+  /** Whether the foreign key may be null (relationship `nullable`, default true). */
+  readonly nullable: boolean;
+  /** Referential action of the foreign key. */
+  readonly onDelete: 'CASCADE' | 'SET NULL' | 'RESTRICT';
+}
+
+/** One `scopeBy` entry, resolved. */
+export interface ScopePathModel {
+  /** As written: `organizationId` or `project.organizationId`. */
+  readonly path: string;
+  /** Relation names to follow from the scoped entity; empty for a direct field. */
+  readonly relations: readonly string[];
+  /** The scope column on the last entity of the path. */
+  readonly field: string;
+  /** The entity holding `field`. */
+  readonly fieldEntity: string;
+  /** Key of `AuthContext` holding the caller's value (the field name). */
+  readonly contextKey: string;
+}
+
+export interface ScopeModel {
+  readonly paths: readonly ScopePathModel[];
+  readonly injectOnCreate: boolean;
+  readonly enforceOn: readonly CrudOperation[];
+  readonly bypassRoles: readonly string[];
+}
+
+export interface EntityModel {
+  /** As declared, PascalCase singular: `LoanItem`. Also the class name. */
+  readonly name: string;
+  /** camelCase singular: `loanItem`. */
+  readonly propertyName: string;
+  /** kebab-case singular, used for file names: `loan-item`. */
+  readonly fileName: string;
+  /** kebab-case plural, the route: `loan-items`. */
+  readonly route: string;
+  /** snake_case plural, the table: `loan_items`. */
+  readonly tableName: string;
+  readonly fields: readonly FieldModel[];
+  readonly columns: readonly ColumnModel[];
+  readonly relations: readonly RelationModel[];
+  readonly createdAt: boolean;
+  readonly updatedAt: boolean;
+  /** `softDelete: true`: DELETE sets `deleted_at` instead of removing the row. */
+  readonly softDelete: boolean;
+  /** `http: false` suppresses generated routes. */
+  readonly http: boolean;
+  /** Relation paths a request may `join` (dotted for nested). Default: every relation, one level. */
+  readonly joins: readonly string[];
+  /** Whether create/update/delete emit domain events. */
+  readonly events: boolean;
+  readonly scope: ScopeModel | null;
+}
+
+export interface AuthModel {
+  readonly provider: string;
+  readonly userEntity: string | null;
+  readonly sessionEntity: string | null;
+  readonly accountUserEntity: string | null;
+  /** Name of the tenant field, default `organizationId`. */
+  readonly organizationField: string;
+  /** Register the auth and scope guards globally (default false). */
+  readonly globalGuards: boolean;
+  /** Prefix of service API keys, default `svc`. Keys look like `<prefix>_<secret>`. */
+  readonly apiKeyPrefix: string;
+  /** Access token lifetime in seconds, default 900. */
+  readonly accessTokenTtl: number;
+  /** Refresh token lifetime in seconds, default 1209600 (14 days). */
+  readonly refreshTokenTtl: number;
+}
+
+export interface CorsModel {
+  readonly origin: readonly string[];
+  readonly credentials: boolean;
+}
+
+export interface PaginationModel {
+  /** Page size when `limit` is absent, default 25. */
+  readonly defaultLimit: number;
+  /** Larger `limit` values are lowered to this, default 1000. */
+  readonly maxLimit: number;
+}
+
+export interface RateLimitModel {
+  /** Window in seconds. */
+  readonly ttl: number;
+  /** Requests per window per client. */
+  readonly limit: number;
+}
+
+export interface ServiceModel {
+  readonly version: 2;
+  readonly language: 'typescript';
+  readonly rootFolder: string;
+  readonly idType: IdType;
+  readonly auth: AuthModel | null;
+  readonly entities: readonly EntityModel[];
+  readonly api: {
+    readonly cors: CorsModel | null;
+    readonly pagination: PaginationModel;
+    /** Largest accepted JSON body, e.g. `1mb` (default). */
+    readonly bodyLimit: string;
+    readonly rateLimit: RateLimitModel | null;
+  };
+  readonly database: { readonly pool: { readonly max: number } };
+  /** Domain events on for every entity (entities may still opt in one by one). */
+  readonly events: boolean;
+}
