@@ -1,4 +1,2 @@
-import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-@Injectable()
-export class X { constructor(readonly ds: DataSource) {} }
+export * from './schema/model';
+export * from './query/query.types';
