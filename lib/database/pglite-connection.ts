@@ -1,0 +1,47 @@
+import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+import type { PgliteDatabaseConfig } from './database-config';
+
+/** An open PGlite database and the `pg` settings that route TypeORM's postgres driver to it. */
+export interface PgliteConnection {
+  readonly pglite: PGlite;
+  /**
+   * For the data source's `extra`: PGlite's node-postgres adapter with a pool of
+   * exactly one client (a larger pool crashes PGlite) that is never closed for
+   * idleness (one in-process connection costs nothing to keep).
+   */
+  readonly extra: Record<string, unknown>;
+  /** Closes PGlite, then releases the data folder lock. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens PGlite in memory or on disk. On disk, the data folder is locked first,
+ * so a second process fails with `DataDirLockedError` instead of corrupting it.
+ */
+export async function openPglite(config: Pick<PgliteDatabaseConfig, 'dataDir'>): Promise<PgliteConnection> {
+  const lock: DataDirLock | null = config.dataDir === null ? null : await acquireDataDirLock(config.dataDir);
+  let pglite: PGlite;
+  try {
+    pglite = config.dataDir === null ? await PGlite.create() : await PGlite.create({ dataDir: config.dataDir });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    pglite,
+    extra: { ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0 },
+    close() {
+      closing ??= (async () => {
+        try {
+          if (!pglite.closed) await pglite.close();
+        } finally {
+          lock?.release();
+        }
+      })();
+      return closing;
+    },
+  };
+}

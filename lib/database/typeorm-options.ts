@@ -1,0 +1,153 @@
+import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import type { DatabaseConfig } from './database-config';
+import { isDatabaseUnavailableError } from './database-errors';
+import { openPglite } from './pglite-connection';
+
+/** How long a new PostgreSQL connection may take before it fails, so a dead database fails fast. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+export interface TypeOrmOptionsExtra {
+  /** TypeORM query logging, default false. */
+  logging?: boolean;
+  /** Migration file globs or classes' files, default none. */
+  migrations?: string[];
+}
+
+export interface DatabaseOptions {
+  options: DataSourceOptions;
+  /** Releases what opening took (PGlite and its folder lock). Call after the data source is destroyed. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Data source options for either database. Both use TypeORM's `postgres` driver,
+ * so the same entities and the same SQL work on both; PGlite is reached through
+ * its node-postgres adapter. On PGlite this opens the database (and locks its
+ * folder): call `dispose()` once the data source is destroyed.
+ */
+export async function createTypeOrmOptions(
+  config: DatabaseConfig,
+  entities: Function[],
+  extra: TypeOrmOptionsExtra = {},
+): Promise<DatabaseOptions> {
+  const common = {
+    type: 'postgres',
+    entities,
+    synchronize: config.synchronize,
+    logging: extra.logging ?? false,
+    migrations: extra.migrations ?? [],
+    // gen_random_uuid() is built into PostgreSQL 13+ and PGlite; uuid-ossp is not in PGlite.
+    uuidExtension: 'pgcrypto',
+  } as const;
+  if (config.type === 'postgres') {
+    return {
+      options: {
+        ...common,
+        // Credentials passed one by one, not as `url`: they are already decoded.
+        host: config.host,
+        port: config.port,
+        username: config.username,
+        password: config.password,
+        database: config.database,
+        ssl: config.ssl === false ? false : { ...config.ssl },
+        connectTimeoutMS: CONNECT_TIMEOUT_MS,
+        extra: { max: config.poolMax },
+      },
+      dispose: async () => undefined,
+    };
+  }
+  const pglite = await openPglite(config);
+  return {
+    options: { ...common, installExtensions: false, extra: pglite.extra },
+    dispose: () => pglite.close(),
+  };
+}
+
+/** A data source that releases PGlite and its lock once destroyed. */
+export class SvcDataSource extends DataSource {
+  constructor(
+    options: DataSourceOptions,
+    private readonly disposeResources: () => Promise<void>,
+  ) {
+    super(options);
+  }
+
+  override async destroy(): Promise<void> {
+    try {
+      if (this.isInitialized) await super.destroy();
+    } finally {
+      await this.disposeResources();
+    }
+  }
+}
+
+/**
+ * Opens and initializes a data source for `config`. If initialization fails,
+ * whatever was opened is released before the error is rethrown.
+ */
+export async function createDataSource(
+  config: DatabaseConfig,
+  entities: Function[],
+  extra: TypeOrmOptionsExtra & { initialize?: boolean } = {},
+): Promise<SvcDataSource> {
+  const { options, dispose } = await createTypeOrmOptions(config, entities, extra);
+  const dataSource = new SvcDataSource(options, dispose);
+  if (extra.initialize === false) return dataSource;
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    await dataSource.destroy().catch(() => undefined);
+    throw error;
+  }
+  return dataSource;
+}
+
+const SVC_DATABASE_CONFIG = Symbol('svc:database_config');
+
+type SvcTypeOrmModuleOptions = TypeOrmModuleOptions & { [SVC_DATABASE_CONFIG]?: DatabaseConfig };
+
+/**
+ * Module options for `TypeOrmModule.forRootAsync({ useFactory, dataSourceFactory: svcDataSourceFactory })`.
+ * Nothing is opened here: `svcDataSourceFactory` opens the database on each
+ * connection attempt and releases it on failure, so a retry starts clean.
+ * Only connection failures are retried (PostgreSQL: 5 attempts, 3 s apart; PGlite: none).
+ */
+export function svcTypeOrmModuleOptions(
+  config: DatabaseConfig,
+  options: TypeOrmOptionsExtra & { entities?: Function[]; autoLoadEntities?: boolean } = {},
+): TypeOrmModuleOptions {
+  const moduleOptions: SvcTypeOrmModuleOptions = {
+    type: 'postgres',
+    entities: options.entities ?? [],
+    autoLoadEntities: options.autoLoadEntities ?? false,
+    logging: options.logging ?? false,
+    migrations: options.migrations ?? [],
+    retryAttempts: config.type === 'postgres' ? 5 : 1,
+    retryDelay: 3_000,
+    toRetry: isDatabaseUnavailableError,
+    // An own enumerable symbol survives the spreads @nestjs/typeorm makes of these options.
+    [SVC_DATABASE_CONFIG]: config,
+  };
+  return moduleOptions;
+}
+
+/**
+ * `dataSourceFactory` for `TypeOrmModule.forRootAsync`: builds the data source
+ * from options made by `svcTypeOrmModuleOptions` (entities include those from
+ * `autoLoadEntities`), initializes it, and makes its `destroy()` (called by
+ * `app.close()`) close PGlite and release the data folder lock.
+ */
+export async function svcDataSourceFactory(options?: DataSourceOptions): Promise<DataSource> {
+  const config = (options as SvcTypeOrmModuleOptions | undefined)?.[SVC_DATABASE_CONFIG];
+  if (!options || !config) {
+    throw new Error('svcDataSourceFactory needs module options made by svcTypeOrmModuleOptions().');
+  }
+  const entities = Array.isArray(options.entities) ? (options.entities as Function[]) : [];
+  const manual = (options as TypeOrmModuleOptions).manualInitialization === true;
+  return createDataSource(config, entities, {
+    logging: options.logging === true,
+    migrations: Array.isArray(options.migrations) ? (options.migrations as string[]) : [],
+    initialize: !manual,
+  });
+}

@@ -1,0 +1,3 @@
+export { DATABASE_HEALTH_TIMEOUT_MS, DatabaseHealthIndicator } from './database.health';
+export { HealthController } from './health.controller';
+export { HealthModule } from './health.module';
