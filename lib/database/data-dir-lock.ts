@@ -11,6 +11,8 @@ export const LOCK_FILE_NAME = '.svc-pglite.lock';
 const TAKEOVER_STALE_MS = 10_000;
 const MAX_ATTEMPTS = 50;
 const RETRY_DELAY_MS = 20;
+/** How many times an empty lock file is read again before it counts as stale (a crash right after creating it). */
+const EMPTY_LOCK_WAITS = 10;
 
 /** The data folder is open in another live process. */
 export class DataDirLockedError extends Error {
@@ -51,12 +53,13 @@ let exitHookInstalled = false;
 export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> {
   fs.mkdirSync(dataDir, { recursive: true });
   const lockFile = path.join(dataDir, LOCK_FILE_NAME);
+  let emptyReads = 0;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (tryCreate(lockFile)) return hold(dataDir, lockFile);
     const owner = readOwner(lockFile);
     if (owner === 'missing') continue;
-    // Empty: another process is between creating the file and writing its pid.
-    if (owner === 'unreadable' && attempt < MAX_ATTEMPTS - 1) {
+    // Empty: another process may be between creating the file and writing its pid.
+    if (owner === 'unreadable' && ++emptyReads < EMPTY_LOCK_WAITS) {
       await sleep(RETRY_DELAY_MS);
       continue;
     }
