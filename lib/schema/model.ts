@@ -37,6 +37,8 @@ export interface FieldModel {
   readonly default?: JsonValue;
   readonly precision?: number;
   readonly scale?: number;
+  /** Documentation of the property, shown in the OpenAPI document; `undefined` when none is declared. */
+  readonly description?: string;
 }
 
 /** Where a column comes from. */

@@ -1,0 +1,99 @@
+/** Checks of `scopeBy`, `scopeOptions` and `joins`: every path must resolve through the relations. */
+import { CheckContext, entityPath, type IndexedEntity } from './check-context';
+import type { FieldType } from './model';
+import { didYouMean } from './suggest';
+
+/** Field types a caller's context value can be compared with. */
+const SCOPE_FIELD_TYPES: readonly FieldType[] = ['text', 'integer', 'enum'];
+
+/** Where a dotted path stops resolving, or `undefined` when it resolves. */
+type PathFailure = { readonly message: string } | undefined;
+
+function scopePathFailure(ctx: CheckContext, start: string, path: string): PathFailure {
+  const segments = path.split('.');
+  if (segments.some((segment) => segment === '')) return { message: `"${path}" is not a valid path` };
+  let entity = start;
+  for (const segment of segments.slice(0, -1)) {
+    const relation = ctx.relation(entity, segment);
+    if (relation === undefined) {
+      if (ctx.incomplete.has(entity)) return undefined;
+      const names = ctx.relationsOf(entity).map((candidate) => candidate.name);
+      return { message: `"${path}": ${entity} has no relation "${segment}"${didYouMean(segment, names)}` };
+    }
+    if (relation.kind !== 'many-to-one') {
+      return {
+        message: `"${path}": "${segment}" is a one-to-many relation of ${entity}; a scope path follows many-to-one relations only`,
+      };
+    }
+    entity = relation.target;
+  }
+  const last = segments[segments.length - 1];
+  const column = ctx.column(entity, last);
+  if (column === undefined) {
+    if (ctx.incomplete.has(entity)) return undefined;
+    return {
+      message: `"${path}": ${entity} has no field or foreign key "${last}"${didYouMean(last, ctx.columnNames(entity))}`,
+    };
+  }
+  if (column.kind === 'field') {
+    if (column.field.is_password) return { message: `"${path}": cannot scope by a password field` };
+    if (column.field.type !== undefined && !SCOPE_FIELD_TYPES.includes(column.field.type)) {
+      return {
+        message: `"${path}": cannot scope by a ${column.field.type} field; use a text, integer or enum field, or a foreign key`,
+      };
+    }
+  }
+  return undefined;
+}
+
+function joinPathFailure(ctx: CheckContext, start: string, path: string): PathFailure {
+  const segments = path.split('.');
+  if (segments.some((segment) => segment === '')) return { message: `"${path}" is not a valid path` };
+  let entity = start;
+  for (const segment of segments) {
+    const relation = ctx.relation(entity, segment);
+    if (relation === undefined) {
+      if (ctx.incomplete.has(entity)) return undefined;
+      const names = ctx.relationsOf(entity).map((candidate) => candidate.name);
+      return { message: `"${path}": ${entity} has no relation "${segment}"${didYouMean(segment, names)}` };
+    }
+    entity = relation.target;
+  }
+  return undefined;
+}
+
+function checkScope({ entity, index, name }: IndexedEntity, ctx: CheckContext): void {
+  const path = entityPath(index);
+  if (entity.scopeBy === undefined) {
+    if (entity.scopeOptions !== undefined) ctx.report(`${path}.scopeOptions`, 'has no effect without "scopeBy"');
+    return;
+  }
+  const entries = typeof entity.scopeBy === 'string' ? [entity.scopeBy] : entity.scopeBy;
+  const seen = new Set<string>();
+  entries.forEach((entry, entryIndex) => {
+    const entryPath = typeof entity.scopeBy === 'string' ? `${path}.scopeBy` : `${path}.scopeBy[${entryIndex}]`;
+    if (entry === '') return;
+    if (seen.has(entry)) {
+      ctx.report(entryPath, `duplicate scope path "${entry}"`);
+      return;
+    }
+    seen.add(entry);
+    const failure = scopePathFailure(ctx, name, entry);
+    if (failure) ctx.report(entryPath, failure.message);
+  });
+}
+
+function checkJoins({ entity, index, name }: IndexedEntity, ctx: CheckContext): void {
+  entity.joins?.forEach((join, joinIndex) => {
+    if (join === '') return;
+    const failure = joinPathFailure(ctx, name, join);
+    if (failure) ctx.report(`${entityPath(index)}.joins[${joinIndex}]`, failure.message);
+  });
+}
+
+export function checkScopesAndJoins(ctx: CheckContext): void {
+  for (const indexed of ctx.entities.values()) {
+    checkScope(indexed, ctx);
+    checkJoins(indexed, ctx);
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * Builds the `ServiceModel` from a `.svcrc` that passed every check: defaults applied, names
+ * computed, relations resolved on both sides, columns listed. Deterministic: the same input
+ * gives a deep-equal model, entities in file order.
+ */
+import {
+  CRUD_OPERATIONS,
+  type AuthModel,
+  type ColumnModel,
+  type EntityModel,
+  type FieldModel,
+  type IdType,
+  type RelationModel,
+  type ScopeModel,
+  type ScopePathModel,
+  type ServiceModel,
+} from './model';
+import { toCamelCase, toKebabCase, toRouteName, toTableName } from './naming';
+import type { RawAuth, RawEntity, RawField, RawSvcrc } from './raw-svcrc.types';
+import { resolveRelations, type ResolvedRelation } from './resolve-relations';
+
+export const SVCRC_DEFAULTS = {
+  rootFolder: 'src',
+  idType: 'integer' as IdType,
+  events: false,
+  auth: {
+    provider: 'jwt',
+    organizationField: 'organizationId',
+    globalGuards: false,
+    apiKeyPrefix: 'svc',
+    accessTokenTtl: 900,
+    refreshTokenTtl: 1_209_600,
+  },
+  pagination: { defaultLimit: 25, maxLimit: 1000 },
+  bodyLimit: '1mb',
+  poolMax: 20,
+} as const;
+
+function normalizeField(raw: RawField): FieldModel {
+  const type = raw.type ?? 'text';
+  return {
+    name: raw.name ?? '',
+    type,
+    nullable: raw.nullable ?? false,
+    unique: raw.unique ?? false,
+    isEmail: raw.is_email ?? false,
+    isPassword: raw.is_password ?? false,
+    ...(type === 'enum' && raw.values !== undefined ? { values: [...raw.values] } : {}),
+    ...(raw.default !== undefined ? { default: raw.default } : {}),
+    ...(raw.precision !== undefined ? { precision: raw.precision } : {}),
+    ...(raw.scale !== undefined ? { scale: raw.scale } : {}),
+    ...(raw.description !== undefined ? { description: raw.description } : {}),
+  };
+}
+
+function toRelationModel(relation: ResolvedRelation): RelationModel {
+  const { name, kind, target, inverseName, foreignKey, nullable, onDelete } = relation;
+  return { name, kind, target, inverseName, foreignKey, nullable, onDelete };
+}
+
+function timestampColumn(name: string, kind: 'createdAt' | 'updatedAt' | 'deletedAt'): ColumnModel {
+  return { name, kind, type: 'timestamptz', nullable: kind === 'deletedAt', unique: false, readOnly: true, hidden: false };
+}
+
+function buildColumns(raw: RawEntity, fields: readonly FieldModel[], relations: readonly RelationModel[], idType: IdType): ColumnModel[] {
+  const columns: ColumnModel[] = [
+    { name: 'id', kind: 'primary', type: idType, nullable: false, unique: true, readOnly: true, hidden: false },
+  ];
+  for (const field of fields) {
+    columns.push({
+      name: field.name,
+      kind: 'field',
+      type: field.type,
+      nullable: field.nullable,
+      unique: field.unique,
+      ...(field.values !== undefined ? { values: field.values } : {}),
+      readOnly: false,
+      hidden: field.isPassword,
+      field,
+    });
+  }
+  for (const relation of relations) {
+    if (relation.kind !== 'many-to-one') continue;
+    columns.push({
+      name: relation.foreignKey,
+      kind: 'foreignKey',
+      type: idType,
+      nullable: relation.nullable,
+      unique: false,
+      readOnly: false,
+      hidden: false,
+      relation: relation.name,
+    });
+  }
+  if (raw.created_at) columns.push(timestampColumn('created_at', 'createdAt'));
+  if (raw.updated_at) columns.push(timestampColumn('updated_at', 'updatedAt'));
+  if (raw.softDelete) columns.push(timestampColumn('deleted_at', 'deletedAt'));
+  return columns;
+}
+
+/** Resolves `a.b.field` from `entity`: relation names followed, then the column on the last entity. */
+function resolveScopePath(path: string, entity: string, relationsOf: (entity: string) => readonly RelationModel[]): ScopePathModel {
+  const segments = path.split('.');
+  const relations = segments.slice(0, -1);
+  let fieldEntity = entity;
+  for (const name of relations) {
+    fieldEntity = relationsOf(fieldEntity).find((relation) => relation.name === name)?.target ?? fieldEntity;
+  }
+  const field = segments[segments.length - 1];
+  return { path, relations, field, fieldEntity, contextKey: field };
+}
+
+function buildScope(raw: RawEntity, name: string, relationsOf: (entity: string) => readonly RelationModel[]): ScopeModel | null {
+  if (raw.scopeBy === undefined) return null;
+  const entries = typeof raw.scopeBy === 'string' ? [raw.scopeBy] : raw.scopeBy;
+  const enforceOn = raw.scopeOptions?.enforceOn;
+  return {
+    paths: entries.map((entry) => resolveScopePath(entry, name, relationsOf)),
+    injectOnCreate: raw.scopeOptions?.injectOnCreate ?? true,
+    enforceOn: enforceOn === undefined ? [...CRUD_OPERATIONS] : CRUD_OPERATIONS.filter((op) => enforceOn.includes(op)),
+    bypassRoles: [...(raw.scopeOptions?.bypassRoles ?? [])],
+  };
+}
+
+function normalizeAuth(raw: RawAuth | undefined): AuthModel | null {
+  if (raw === undefined) return null;
+  const defaults = SVCRC_DEFAULTS.auth;
+  return {
+    provider: raw.provider ?? defaults.provider,
+    userEntity: raw.userEntity ?? null,
+    sessionEntity: raw.sessionEntity ?? null,
+    accountUserEntity: raw.accountUserEntity ?? null,
+    organizationField: raw.organizationField ?? defaults.organizationField,
+    globalGuards: raw.globalGuards ?? defaults.globalGuards,
+    apiKeyPrefix: raw.apiKeyPrefix ?? defaults.apiKeyPrefix,
+    accessTokenTtl: raw.accessTokenTtl ?? defaults.accessTokenTtl,
+    refreshTokenTtl: raw.refreshTokenTtl ?? defaults.refreshTokenTtl,
+  };
+}
+
+/** Normalizes a `.svcrc` that `checkJsonSchema()` and `checkSvcrc()` found no problem in. */
+export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
+  const idType = raw.idType ?? SVCRC_DEFAULTS.idType;
+  const events = raw.events ?? SVCRC_DEFAULTS.events;
+  const names = new Set(raw.entities.flatMap((entity) => entity.name ?? []));
+  const resolved = resolveRelations(raw, names);
+  const relationsByEntity = new Map(
+    [...resolved].map(([entity, relations]) => [entity, relations.map(toRelationModel)] as const),
+  );
+  const relationsOf = (entity: string): readonly RelationModel[] => relationsByEntity.get(entity) ?? [];
+
+  const entities = raw.entities.map((entity): EntityModel => {
+    const name = entity.name ?? '';
+    const fields = entity.fields.map(normalizeField);
+    const relations = relationsOf(name);
+    return {
+      name,
+      propertyName: toCamelCase(name),
+      fileName: toKebabCase(name),
+      route: toRouteName(name),
+      tableName: toTableName(name),
+      fields,
+      columns: buildColumns(entity, fields, relations, idType),
+      relations,
+      createdAt: entity.created_at ?? false,
+      updatedAt: entity.updated_at ?? false,
+      softDelete: entity.softDelete ?? false,
+      http: entity.http ?? true,
+      joins: entity.joins !== undefined ? [...entity.joins] : relations.map((relation) => relation.name),
+      events: entity.events ?? events,
+      scope: buildScope(entity, name, relationsOf),
+    };
+  });
+
+  const api = raw.api;
+  return {
+    version: 2,
+    language: 'typescript',
+    rootFolder: raw.rootFolder ?? SVCRC_DEFAULTS.rootFolder,
+    idType,
+    auth: normalizeAuth(raw.auth),
+    entities,
+    api: {
+      cors: api?.cors ? { origin: [...(api.cors.origin ?? [])], credentials: api.cors.credentials ?? false } : null,
+      pagination: {
+        defaultLimit: api?.pagination?.defaultLimit ?? SVCRC_DEFAULTS.pagination.defaultLimit,
+        maxLimit: api?.pagination?.maxLimit ?? SVCRC_DEFAULTS.pagination.maxLimit,
+      },
+      bodyLimit: api?.bodyLimit ?? SVCRC_DEFAULTS.bodyLimit,
+      rateLimit:
+        api?.rateLimit?.ttl !== undefined && api.rateLimit.limit !== undefined
+          ? { ttl: api.rateLimit.ttl, limit: api.rateLimit.limit }
+          : null,
+    },
+    database: { pool: { max: raw.database?.pool?.max ?? SVCRC_DEFAULTS.poolMax } },
+    events,
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * A `.svcrc` as written, before defaults: the shape the JSON Schema describes.
+ * Values of the wrong type are dropped by `readRawSvcrc()` (the JSON Schema reports them),
+ * so semantic checks can rely on these types even when the file is invalid.
+ */
+import type { CrudOperation, FieldType, IdType, JsonValue } from './model';
+
+export type RawRelationshipType = 'ManyToOne' | 'OneToMany';
+export type RawOnDelete = 'CASCADE' | 'SET NULL' | 'RESTRICT';
+
+export interface RawField {
+  readonly name?: string;
+  readonly type?: FieldType;
+  readonly nullable?: boolean;
+  readonly unique?: boolean;
+  readonly is_email?: boolean;
+  readonly is_password?: boolean;
+  readonly values?: readonly string[];
+  /** `undefined` when absent; JSON `null` is kept as `null`. */
+  readonly default?: JsonValue;
+  readonly precision?: number;
+  readonly scale?: number;
+  readonly description?: string;
+}
+
+export interface RawScopeOptions {
+  readonly injectOnCreate?: boolean;
+  readonly enforceOn?: readonly CrudOperation[];
+  readonly bypassRoles?: readonly string[];
+}
+
+export interface RawEntity {
+  readonly name?: string;
+  /** Same indexes as in the file. */
+  readonly fields: readonly RawField[];
+  readonly created_at?: boolean;
+  readonly updated_at?: boolean;
+  readonly scopeBy?: string | readonly string[];
+  readonly scopeOptions?: RawScopeOptions;
+  readonly http?: boolean;
+  readonly softDelete?: boolean;
+  readonly joins?: readonly string[];
+  readonly events?: boolean;
+}
+
+export interface RawRelationship {
+  readonly from?: string;
+  readonly to?: string;
+  readonly type?: RawRelationshipType;
+  readonly name?: string;
+  readonly inverseName?: string;
+  readonly nullable?: boolean;
+  readonly onDelete?: RawOnDelete;
+}
+
+export interface RawAuth {
+  readonly provider?: string;
+  readonly userEntity?: string;
+  readonly sessionEntity?: string;
+  readonly accountUserEntity?: string;
+  readonly organizationField?: string;
+  readonly globalGuards?: boolean;
+  readonly apiKeyPrefix?: string;
+  readonly accessTokenTtl?: number;
+  readonly refreshTokenTtl?: number;
+}
+
+export interface RawApi {
+  readonly cors?: { readonly origin?: readonly string[]; readonly credentials?: boolean };
+  readonly pagination?: { readonly defaultLimit?: number; readonly maxLimit?: number };
+  readonly bodyLimit?: string;
+  readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
+}
+
+export interface RawSvcrc {
+  readonly version?: number;
+  readonly language?: string;
+  readonly rootFolder?: string;
+  readonly idType?: IdType;
+  readonly events?: boolean;
+  readonly auth?: RawAuth;
+  /** Same indexes as in the file; an item that is not an object reads as an entity without keys. */
+  readonly entities: readonly RawEntity[];
+  readonly relationships: readonly RawRelationship[];
+  readonly api?: RawApi;
+  readonly database?: { readonly pool?: { readonly max?: number } };
+}

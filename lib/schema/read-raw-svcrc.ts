@@ -1,0 +1,171 @@
+/**
+ * Turns parsed JSON into a typed `RawSvcrc`, leniently: a value of the wrong type is dropped
+ * rather than rejected, since the JSON Schema already reports it. This is what lets semantic
+ * checks run on an invalid file without tripping over it.
+ */
+import { CRUD_OPERATIONS, type CrudOperation, type FieldType, type IdType, type JsonValue } from './model';
+import type {
+  RawApi,
+  RawAuth,
+  RawEntity,
+  RawField,
+  RawOnDelete,
+  RawRelationship,
+  RawRelationshipType,
+  RawScopeOptions,
+  RawSvcrc,
+} from './raw-svcrc.types';
+
+export const FIELD_TYPES: readonly FieldType[] = ['text', 'integer', 'boolean', 'enum', 'timestamptz', 'json', 'decimal'];
+const ID_TYPES: readonly IdType[] = ['integer', 'uuid'];
+const RELATIONSHIP_TYPES: readonly RawRelationshipType[] = ['ManyToOne', 'OneToMany'];
+const ON_DELETE_ACTIONS: readonly RawOnDelete[] = ['CASCADE', 'SET NULL', 'RESTRICT'];
+
+type JsonObject = { readonly [key: string]: unknown };
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function objectAt(value: unknown): JsonObject {
+  return isObject(value) ? value : {};
+}
+
+function optionalObject(value: unknown): JsonObject | undefined {
+  return isObject(value) ? value : undefined;
+}
+
+function string(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function boolean(value: unknown): boolean | undefined {
+  return typeof value === 'boolean' ? value : undefined;
+}
+
+function integer(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[]): T | undefined {
+  return allowed.find((candidate) => candidate === value);
+}
+
+function strings(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined;
+}
+
+function items(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function readField(value: unknown): RawField {
+  const raw = objectAt(value);
+  return {
+    name: string(raw.name),
+    type: oneOf(raw.type, FIELD_TYPES),
+    nullable: boolean(raw.nullable),
+    unique: boolean(raw.unique),
+    is_email: boolean(raw.is_email),
+    is_password: boolean(raw.is_password),
+    values: strings(raw.values),
+    default: raw.default as JsonValue | undefined,
+    precision: integer(raw.precision),
+    scale: integer(raw.scale),
+    description: string(raw.description),
+  };
+}
+
+function readScopeOptions(value: unknown): RawScopeOptions | undefined {
+  const raw = optionalObject(value);
+  if (!raw) return undefined;
+  const enforceOn = strings(raw.enforceOn);
+  return {
+    injectOnCreate: boolean(raw.injectOnCreate),
+    enforceOn: enforceOn?.filter((operation): operation is CrudOperation =>
+      CRUD_OPERATIONS.includes(operation as CrudOperation),
+    ),
+    bypassRoles: strings(raw.bypassRoles),
+  };
+}
+
+function readEntity(value: unknown): RawEntity {
+  const raw = objectAt(value);
+  const scopeBy = typeof raw.scopeBy === 'string' ? raw.scopeBy : strings(raw.scopeBy);
+  return {
+    name: string(raw.name),
+    fields: items(raw.fields).map(readField),
+    created_at: boolean(raw.created_at),
+    updated_at: boolean(raw.updated_at),
+    scopeBy,
+    scopeOptions: readScopeOptions(raw.scopeOptions),
+    http: boolean(raw.http),
+    softDelete: boolean(raw.softDelete),
+    joins: strings(raw.joins),
+    events: boolean(raw.events),
+  };
+}
+
+function readRelationship(value: unknown): RawRelationship {
+  const raw = objectAt(value);
+  return {
+    from: string(raw.from),
+    to: string(raw.to),
+    type: oneOf(raw.type, RELATIONSHIP_TYPES),
+    name: string(raw.name),
+    inverseName: string(raw.inverseName),
+    nullable: boolean(raw.nullable),
+    onDelete: oneOf(raw.onDelete, ON_DELETE_ACTIONS),
+  };
+}
+
+function readAuth(value: unknown): RawAuth | undefined {
+  const raw = optionalObject(value);
+  if (!raw) return undefined;
+  return {
+    provider: string(raw.provider),
+    userEntity: string(raw.userEntity),
+    sessionEntity: string(raw.sessionEntity),
+    accountUserEntity: string(raw.accountUserEntity),
+    organizationField: string(raw.organizationField),
+    globalGuards: boolean(raw.globalGuards),
+    apiKeyPrefix: string(raw.apiKeyPrefix),
+    accessTokenTtl: integer(raw.accessTokenTtl),
+    refreshTokenTtl: integer(raw.refreshTokenTtl),
+  };
+}
+
+function readApi(value: unknown): RawApi | undefined {
+  const raw = optionalObject(value);
+  if (!raw) return undefined;
+  const cors = optionalObject(raw.cors);
+  const pagination = optionalObject(raw.pagination);
+  const rateLimit = optionalObject(raw.rateLimit);
+  return {
+    cors: cors && { origin: strings(cors.origin), credentials: boolean(cors.credentials) },
+    pagination: pagination && {
+      defaultLimit: integer(pagination.defaultLimit),
+      maxLimit: integer(pagination.maxLimit),
+    },
+    bodyLimit: string(raw.bodyLimit),
+    rateLimit: rateLimit && { ttl: integer(rateLimit.ttl), limit: integer(rateLimit.limit) },
+  };
+}
+
+export function readRawSvcrc(value: unknown): RawSvcrc {
+  const raw = objectAt(value);
+  const database = optionalObject(raw.database);
+  const pool = optionalObject(database?.pool);
+  return {
+    version: integer(raw.version),
+    language: string(raw.language),
+    rootFolder: string(raw.rootFolder),
+    idType: oneOf(raw.idType, ID_TYPES),
+    events: boolean(raw.events),
+    auth: readAuth(raw.auth),
+    entities: items(raw.entities).map(readEntity),
+    relationships: items(raw.relationships).map(readRelationship),
+    api: readApi(raw.api),
+    database: database && { pool: pool && { max: integer(pool.max) } },
+  };
+}
