@@ -49,6 +49,7 @@ module.exports = {
     ],
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
+  moduleNameMapper: { '^@svc/nest$': '<rootDir>/lib/index.ts' },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testTimeout: 60000,
 };

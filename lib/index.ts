@@ -1,2 +1,49 @@
-export * from './schema/model';
+// Module
+export { SvcModule } from './svc.module';
+export { SvcRuntime } from './svc-runtime';
+export { configureSvcApp, type ConfigureAppOptions } from './configure-app';
+export type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
+export { IS_PUBLIC_KEY, SKIP_SCOPE_KEY, SVC_MODEL } from './svc.constants';
+
+// CRUD
+export { CrudService } from './crud/crud.service';
+export type { RootCondition } from './crud/read.executor';
+export type { AliasedEntity, SqlContext } from './crud/sql-context';
+export type { AuthContext } from './interfaces/auth-context.interface';
+export type { CrudRequest } from './interfaces/crud-request.interface';
+export type { Page } from './interfaces/page.interface';
+export { ParsedRequest } from './decorators/parsed-request.decorator';
+export { Public } from './decorators/public.decorator';
+export { SkipScopeCheck } from './decorators/skip-scope-check.decorator';
+export { ParseIntIdPipe } from './pipes/parse-int-id.pipe';
+export { ParseUuidIdPipe } from './pipes/parse-uuid-id.pipe';
+
+// Validation and errors
+export { SvcValidationPipe } from './validation/svc-validation.pipe';
+export { IsDecimalValue, fitsDecimal, type DecimalOptions } from './validation/is-decimal-value.decorator';
+export { flattenValidationErrors, type FieldError } from './validation/validation-errors';
+export { SvcExceptionFilter } from './filters/svc-exception.filter';
+export { errorBody, type ErrorBody } from './filters/error-body';
+
+// OpenAPI
+export {
+  ApiBulkBody,
+  ApiErrorResponses,
+  ApiListQuery,
+  ApiPaginatedResponse,
+  ApiSelectionQuery,
+} from './swagger/api-crud.decorators';
+export { ErrorEnvelopeDto, FieldErrorDto } from './swagger/error-envelope.dto';
+
+// Query pipeline
 export * from './query/query.types';
+export { QueryError } from './query/query.error';
+export { parseQuery } from './query/parse-query';
+export { validateQuery } from './query/validate-query';
+
+// Database and health
+export * from './database';
+export { HealthModule, HealthController, DatabaseHealthIndicator } from './health';
+
+// Schema model
+export * from './schema/model';

@@ -1,0 +1,39 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SvcRuntime } from './svc-runtime';
+
+export interface ConfigureAppOptions {
+  /** Title of the OpenAPI document. Default: the package name from `npm_package_name`, else `API`. */
+  title?: string;
+  /** Version of the OpenAPI document. Default `1.0.0`. */
+  version?: string;
+  /** Serve the OpenAPI page at `/_docs` (JSON at `/_docs-json`). Default true. */
+  docs?: boolean;
+}
+
+/**
+ * Applies the service-wide settings of `.svcrc` to an application: JSON body
+ * limit, CORS, the OpenAPI page at `/_docs`, and shutdown hooks so the database
+ * closes cleanly on SIGTERM.
+ */
+export function configureSvcApp(app: INestApplication, options: ConfigureAppOptions = {}): void {
+  const { model } = app.get(SvcRuntime);
+  const express = app as NestExpressApplication;
+  if (typeof express.useBodyParser === 'function') {
+    express.useBodyParser('json', { limit: model.api.bodyLimit });
+  }
+  if (model.api.cors) {
+    app.enableCors({ origin: [...model.api.cors.origin], credentials: model.api.cors.credentials });
+  }
+  if (options.docs ?? true) {
+    const config = new DocumentBuilder()
+      .setTitle(options.title ?? process.env.npm_package_name ?? 'API')
+      .setVersion(options.version ?? '1.0.0')
+      .addBearerAuth()
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'api-key')
+      .build();
+    SwaggerModule.setup('_docs', app, () => SwaggerModule.createDocument(app, config));
+  }
+  app.enableShutdownHooks();
+}

@@ -1,0 +1,78 @@
+import type { DataSource, EntityMetadata } from 'typeorm';
+import type { ColumnModel, EntityModel, RelationModel } from '../schema/model';
+
+/**
+ * What the SQL builders need about one entity, computed once at startup from the
+ * TypeORM metadata: every identifier that reaches SQL comes from here.
+ */
+export class EntityPlan {
+  readonly table: string;
+  readonly primaryKey: ColumnModel;
+  readonly primaryKeyColumn: string;
+  private readonly columnNames = new Map<string, string>();
+  private readonly relations = new Map<string, RelationModel>();
+
+  constructor(
+    readonly model: EntityModel,
+    readonly metadata: EntityMetadata,
+    dataSource: DataSource,
+  ) {
+    const escape = (name: string) => dataSource.driver.escape(name);
+    this.table = metadata.schema ? `${escape(metadata.schema)}.${escape(metadata.tableName)}` : escape(metadata.tableName);
+    for (const column of model.columns) {
+      const meta = metadata.findColumnWithPropertyName(column.name);
+      if (!meta) {
+        throw new Error(`Entity ${model.name} has no TypeORM column for "${column.name}": regenerate the entity from .svcrc.`);
+      }
+      this.columnNames.set(column.name, escape(meta.databaseName));
+    }
+    for (const relation of model.relations) this.relations.set(relation.name, relation);
+    const primaryKey = model.columns.find((column) => column.kind === 'primary');
+    if (!primaryKey) throw new Error(`Entity ${model.name} has no primary key column.`);
+    this.primaryKey = primaryKey;
+    this.primaryKeyColumn = this.column(primaryKey.name);
+  }
+
+  /** The escaped database name of a column, by property name. */
+  column(name: string): string {
+    const column = this.columnNames.get(name);
+    if (column === undefined) throw new Error(`Unknown column ${this.model.name}.${name}`);
+    return column;
+  }
+
+  relation(name: string): RelationModel {
+    const relation = this.relations.get(name);
+    if (!relation) throw new Error(`Unknown relation ${this.model.name}.${name}`);
+    return relation;
+  }
+
+  /** Columns a response may contain (hidden ones, such as password hashes, never are). */
+  get visibleColumns(): readonly ColumnModel[] {
+    return this.model.columns.filter((column) => !column.hidden);
+  }
+}
+
+/** Every entity's plan, by entity name. */
+export class EntityPlans {
+  private readonly plans = new Map<string, EntityPlan>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly entities: ReadonlyMap<string, EntityModel>,
+  ) {}
+
+  get(entityName: string): EntityPlan {
+    let plan = this.plans.get(entityName);
+    if (!plan) {
+      const model = this.entities.get(entityName);
+      if (!model) throw new Error(`Entity "${entityName}" is not in the service model (.svcrc).`);
+      const metadata = this.dataSource.entityMetadatas.find((meta) => meta.targetName === entityName || meta.name === entityName);
+      if (!metadata) {
+        throw new Error(`Entity "${entityName}" is not registered with TypeORM: is its module imported?`);
+      }
+      plan = new EntityPlan(model, metadata, this.dataSource);
+      this.plans.set(entityName, plan);
+    }
+    return plan;
+  }
+}

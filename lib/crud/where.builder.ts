@@ -1,0 +1,159 @@
+import type { ColumnRef, FilterOperator, TypedScalar, TypedValue, ValidatedWhere } from '../query/query.types';
+import type { AliasedEntity, SqlContext } from './sql-context';
+
+/** Resolves a to-one relation path joined in the current statement to its alias, if it is joined. */
+export type JoinedAliases = (relationPath: readonly string[]) => AliasedEntity | undefined;
+
+/**
+ * Translates a validated condition tree into a SQL boolean expression over the
+ * statement's root alias. Conditions on to-many paths become EXISTS sub-queries,
+ * so they select root rows without multiplying them.
+ */
+export function buildWhereSql(where: ValidatedWhere, root: AliasedEntity, joined: JoinedAliases, sql: SqlContext): string {
+  switch (where.kind) {
+    case 'and':
+      return where.children.length === 0
+        ? 'TRUE'
+        : `(${where.children.map((child) => buildWhereSql(child, root, joined, sql)).join(' AND ')})`;
+    case 'or':
+      return where.children.length === 0
+        ? 'FALSE'
+        : `(${where.children.map((child) => buildWhereSql(child, root, joined, sql)).join(' OR ')})`;
+    case 'not':
+      return `NOT ${wrap(buildWhereSql(where.child, root, joined, sql))}`;
+    case 'condition':
+      return conditionOnPath(where.column, root, joined, sql, (column, isEnum) =>
+        conditionSql(column, isEnum, where.operator, where.value, sql),
+      );
+  }
+}
+
+function wrap(expression: string): string {
+  return expression.startsWith('(') ? expression : `(${expression})`;
+}
+
+/**
+ * Calls `build` with the qualified column, reached through the joined alias for
+ * to-one paths, or inside an EXISTS chain when the path crosses a to-many relation.
+ */
+function conditionOnPath(
+  ref: ColumnRef,
+  root: AliasedEntity,
+  joined: JoinedAliases,
+  sql: SqlContext,
+  build: (qualifiedColumn: string, isEnum: boolean) => string,
+): string {
+  const isEnum = ref.column.type === 'enum';
+  if (ref.relationPath.length === 0) {
+    return build(`${root.alias}.${root.plan.column(ref.column.name)}`, isEnum);
+  }
+  const direct = joined(ref.relationPath);
+  if (direct) {
+    return build(`${direct.alias}.${direct.plan.column(ref.column.name)}`, isEnum);
+  }
+  return existsChain(ref, root, sql, build);
+}
+
+function existsChain(
+  ref: ColumnRef,
+  root: AliasedEntity,
+  sql: SqlContext,
+  build: (qualifiedColumn: string, isEnum: boolean) => string,
+): string {
+  const from: string[] = [];
+  const where: string[] = [];
+  let previous = root;
+  ref.relationPath.forEach((relationName, index) => {
+    const relation = previous.plan.relation(relationName);
+    const plan = sql.plans.get(relation.target);
+    const alias = sql.alias();
+    const link =
+      relation.kind === 'many-to-one'
+        ? `${alias}.${plan.primaryKeyColumn} = ${previous.alias}.${previous.plan.column(relation.foreignKey)}`
+        : `${alias}.${plan.column(relation.foreignKey)} = ${previous.alias}.${previous.plan.primaryKeyColumn}`;
+    if (index === 0) {
+      from.push(`${plan.table} ${alias}`);
+      where.push(link);
+    } else {
+      from.push(`INNER JOIN ${plan.table} ${alias} ON ${link}`);
+    }
+    if (plan.model.softDelete) where.push(`${alias}.${plan.column('deleted_at')} IS NULL`);
+    previous = { alias, plan };
+  });
+  where.push(build(`${previous.alias}.${previous.plan.column(ref.column.name)}`, ref.column.type === 'enum'));
+  return `EXISTS (SELECT 1 FROM ${from.join(' ')} WHERE ${where.join(' AND ')})`;
+}
+
+/** Escapes LIKE wildcards so `%` and `_` in a value match themselves. */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+function scalar(value: TypedValue): TypedScalar {
+  if (value.kind !== 'scalar') throw new Error(`Expected a single value, got ${value.kind}`);
+  return value.value;
+}
+
+function list(value: TypedValue): readonly TypedScalar[] {
+  if (value.kind !== 'list') throw new Error(`Expected a list, got ${value.kind}`);
+  return value.items;
+}
+
+function likeText(value: TypedValue): string {
+  return escapeLike(String(scalar(value)));
+}
+
+function conditionSql(column: string, isEnum: boolean, operator: FilterOperator, value: TypedValue, sql: SqlContext): string {
+  // Enum columns take text operators through their text form.
+  const text = isEnum ? `CAST(${column} AS text)` : column;
+  switch (operator) {
+    case '$eq':
+      return `${column} = ${sql.param(scalar(value))}`;
+    case '$ne':
+      return `${column} <> ${sql.param(scalar(value))}`;
+    case '$gt':
+      return `${column} > ${sql.param(scalar(value))}`;
+    case '$lt':
+      return `${column} < ${sql.param(scalar(value))}`;
+    case '$gte':
+      return `${column} >= ${sql.param(scalar(value))}`;
+    case '$lte':
+      return `${column} <= ${sql.param(scalar(value))}`;
+    case '$cont':
+      return `${text} LIKE ${sql.param(`%${likeText(value)}%`)}`;
+    case '$excl':
+      return `${text} NOT LIKE ${sql.param(`%${likeText(value)}%`)}`;
+    case '$starts':
+      return `${text} LIKE ${sql.param(`${likeText(value)}%`)}`;
+    case '$ends':
+      return `${text} LIKE ${sql.param(`%${likeText(value)}`)}`;
+    case '$in':
+      return `${column} IN (${list(value).map((item) => sql.param(item)).join(', ')})`;
+    case '$notin':
+      return `${column} NOT IN (${list(value).map((item) => sql.param(item)).join(', ')})`;
+    case '$between': {
+      if (value.kind !== 'range') throw new Error(`Expected a range, got ${value.kind}`);
+      return `${column} BETWEEN ${sql.param(value.from)} AND ${sql.param(value.to)}`;
+    }
+    case '$isnull':
+      return `${column} IS NULL`;
+    case '$notnull':
+      return `${column} IS NOT NULL`;
+    case '$eqL':
+      return `lower(${text}) = lower(${sql.param(String(scalar(value)))})`;
+    case '$neL':
+      return `lower(${text}) <> lower(${sql.param(String(scalar(value)))})`;
+    case '$contL':
+      return `${text} ILIKE ${sql.param(`%${likeText(value)}%`)}`;
+    case '$exclL':
+      return `${text} NOT ILIKE ${sql.param(`%${likeText(value)}%`)}`;
+    case '$startsL':
+      return `${text} ILIKE ${sql.param(`${likeText(value)}%`)}`;
+    case '$endsL':
+      return `${text} ILIKE ${sql.param(`%${likeText(value)}`)}`;
+    case '$inL':
+      return `lower(${text}) IN (${list(value).map((item) => `lower(${sql.param(String(item))})`).join(', ')})`;
+    case '$notinL':
+      return `lower(${text}) NOT IN (${list(value).map((item) => `lower(${sql.param(String(item))})`).join(', ')})`;
+  }
+}

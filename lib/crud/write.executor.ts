@@ -1,0 +1,140 @@
+import type { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
+import type { ColumnModel } from '../schema/model';
+import type { EntityPlan, EntityPlans } from './entity-plan';
+import type { RootCondition } from './read.executor';
+import { type AliasedEntity, SqlContext } from './sql-context';
+
+type Record_ = Record<string, unknown>;
+
+/** Raw SQL for "the column's default (NULL when it has none)", used by PUT for omitted fields. */
+const DEFAULT_VALUE = () => 'DEFAULT';
+
+/**
+ * Single-statement writes with RETURNING, so a write and the record it produced
+ * cost one round trip and a failed write changes nothing.
+ */
+export class WriteExecutor {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly plans: EntityPlans,
+  ) {}
+
+  /** Inserts rows (one statement, all or nothing) and returns them in order. */
+  async insert(plan: EntityPlan, rows: readonly Record_[], manager?: EntityManager): Promise<Record_[]> {
+    if (rows.length === 0) return [];
+    const result = await (manager ?? this.dataSource.manager)
+      .createQueryBuilder()
+      .insert()
+      .into(plan.metadata.target)
+      .values(rows.map((row) => writableValues(plan, row, false)) as ObjectLiteral[])
+      .returning(this.returning(plan))
+      .execute();
+    return result.raw as Record_[];
+  }
+
+  /**
+   * Updates the row with `id` when it satisfies `conditions`. With `replace`,
+   * every writable column the body omits returns to its default (or NULL).
+   * Returns null when no row matched.
+   */
+  async update(
+    plan: EntityPlan,
+    id: string | number,
+    values: Record_,
+    conditions: readonly RootCondition[],
+    replace: boolean,
+  ): Promise<Record_ | null> {
+    const sql = this.sqlContext();
+    const root: AliasedEntity = { alias: plan.table, plan };
+    const set = writableValues(plan, values, replace);
+    const qb = this.dataSource.createQueryBuilder().update(plan.metadata.target);
+    qb.set(set as ObjectLiteral)
+      .where(this.matchSql(root, id, conditions, sql, plan.model.softDelete ? 'live' : 'any'))
+      .setParameters(sql.params)
+      .returning(this.returning(plan));
+    const result = await qb.execute();
+    const rows = result.raw as Record_[];
+    return rows[0] ?? null;
+  }
+
+  /** Deletes (or soft-deletes) the row with `id` when it satisfies `conditions`; false when none matched. */
+  async delete(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<boolean> {
+    const sql = this.sqlContext();
+    const root: AliasedEntity = { alias: plan.table, plan };
+    if (plan.model.softDelete) {
+      const result = await this.dataSource
+        .createQueryBuilder()
+        .update(plan.metadata.target)
+        .set({ deleted_at: () => 'CURRENT_TIMESTAMP' } as ObjectLiteral)
+        .where(this.matchSql(root, id, conditions, sql, 'live'))
+        .setParameters(sql.params)
+        .returning(plan.primaryKeyColumn)
+        .execute();
+      return (result.raw as unknown[]).length > 0;
+    }
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(plan.metadata.target)
+      .where(this.matchSql(root, id, conditions, sql, 'any'))
+      .setParameters(sql.params)
+      .returning(plan.primaryKeyColumn)
+      .execute();
+    return (result.raw as unknown[]).length > 0;
+  }
+
+  /** Clears `deleted_at` of a soft-deleted row; null when no deleted row matched. */
+  async recover(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<Record_ | null> {
+    const sql = this.sqlContext();
+    const root: AliasedEntity = { alias: plan.table, plan };
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(plan.metadata.target)
+      .set({ deleted_at: null } as ObjectLiteral)
+      .where(this.matchSql(root, id, conditions, sql, 'deleted'))
+      .setParameters(sql.params)
+      .returning(this.returning(plan))
+      .execute();
+    return (result.raw as Record_[])[0] ?? null;
+  }
+
+  private matchSql(
+    root: AliasedEntity,
+    id: string | number,
+    conditions: readonly RootCondition[],
+    sql: SqlContext,
+    deleted: 'live' | 'deleted' | 'any',
+  ): string {
+    const parts = [`${root.alias}.${root.plan.primaryKeyColumn} = ${sql.param(id)}`];
+    if (deleted !== 'any') {
+      parts.push(`${root.alias}.${root.plan.column('deleted_at')} IS ${deleted === 'live' ? 'NULL' : 'NOT NULL'}`);
+    }
+    for (const condition of conditions) parts.push(condition(root, sql));
+    return parts.join(' AND ');
+  }
+
+  /** `RETURNING "col" AS "property", ...` over the visible columns. */
+  private returning(plan: EntityPlan): string {
+    const escape = (name: string) => this.dataSource.driver.escape(name);
+    return plan.visibleColumns.map((column) => `${plan.column(column.name)} AS ${escape(column.name)}`).join(', ');
+  }
+
+  private sqlContext(): SqlContext {
+    return new SqlContext(this.plans, (name) => this.dataSource.driver.escape(name));
+  }
+}
+
+function isWritable(column: ColumnModel): boolean {
+  return column.kind === 'field' || column.kind === 'foreignKey';
+}
+
+/** The body's values for writable columns only; with `fillDefaults`, omitted ones become DEFAULT. */
+function writableValues(plan: EntityPlan, body: Record_, fillDefaults: boolean): Record_ {
+  const values: Record_ = {};
+  for (const column of plan.model.columns) {
+    if (!isWritable(column)) continue;
+    if (body[column.name] !== undefined) values[column.name] = body[column.name];
+    else if (fillDefaults) values[column.name] = DEFAULT_VALUE;
+  }
+  return values;
+}

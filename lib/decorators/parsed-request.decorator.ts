@@ -1,0 +1,41 @@
+import { BadRequestException, createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { AuthContext } from '../interfaces/auth-context.interface';
+import type { CrudRequest } from '../interfaces/crud-request.interface';
+import { parseQuery } from '../query/parse-query';
+import { QueryError } from '../query/query.error';
+import { SKIP_SCOPE_KEY } from '../svc.constants';
+
+interface HttpRequestLike {
+  originalUrl?: string;
+  url?: string;
+  auth?: AuthContext;
+}
+
+/** The raw query string: parsed by us, not by Express or Fastify, so both behave alike. */
+function rawQueryString(request: HttpRequestLike): string {
+  const url = request.originalUrl ?? request.url ?? '';
+  const start = url.indexOf('?');
+  return start === -1 ? '' : url.slice(start + 1);
+}
+
+function flag(context: ExecutionContext, key: string): boolean {
+  return Reflect.getMetadata(key, context.getHandler()) === true || Reflect.getMetadata(key, context.getClass()) === true;
+}
+
+/**
+ * The request as the CRUD service needs it: the parsed query string and the caller.
+ * A malformed query string answers 400 naming the parameter at fault.
+ */
+export const ParsedRequest = createParamDecorator((_data: unknown, context: ExecutionContext): CrudRequest => {
+  const request = context.switchToHttp().getRequest<HttpRequestLike>();
+  try {
+    return {
+      query: parseQuery(rawQueryString(request)),
+      auth: request.auth ?? null,
+      skipScope: flag(context, SKIP_SCOPE_KEY),
+    };
+  } catch (error) {
+    if (error instanceof QueryError) throw new BadRequestException(error.message);
+    throw error;
+  }
+});

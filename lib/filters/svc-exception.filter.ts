@@ -1,0 +1,78 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { classifyDatabaseError } from '../database/database-errors';
+import { QueryError } from '../query/query.error';
+import { type ErrorBody, errorBody, reasonPhrase } from './error-body';
+
+/** What body-parser attaches to the errors it raises. */
+interface BodyParserError {
+  type: string;
+  status?: number;
+  limit?: number;
+}
+
+function isBodyParserError(error: unknown): error is BodyParserError {
+  return typeof error === 'object' && error !== null && typeof (error as BodyParserError).type === 'string' && 'status' in error;
+}
+
+/**
+ * Renders every error in the envelope `{ statusCode, message, error }` (plus
+ * `errors` for validation and any extra fields an exception carries). Unexpected
+ * errors answer 500 without stack or SQL, which are logged instead.
+ */
+@Catch()
+export class SvcExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('SvcExceptionFilter');
+
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const body = this.toBody(exception);
+    if (body.statusCode >= 500 && body.statusCode !== HttpStatus.SERVICE_UNAVAILABLE) {
+      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    }
+    const response = host.switchToHttp().getResponse();
+    this.adapterHost.httpAdapter.reply(response, body, body.statusCode);
+  }
+
+  protected toBody(exception: unknown): ErrorBody {
+    if (exception instanceof HttpException) return fromHttpException(exception);
+    if (exception instanceof QueryError) return errorBody(HttpStatus.BAD_REQUEST, exception.message);
+    if (isBodyParserError(exception)) return fromBodyParser(exception);
+    const database = classifyDatabaseError(exception);
+    if (database) return errorBody(database.status, database.message, database.errors ? { errors: database.errors } : {});
+    return errorBody(HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error');
+  }
+}
+
+function fromHttpException(exception: HttpException): ErrorBody {
+  const status = exception.getStatus();
+  const response = exception.getResponse();
+  if (typeof response === 'string') return errorBody(status, response);
+  const { statusCode: _statusCode, message, error, ...extra } = response as Record<string, unknown>;
+  if (Array.isArray(message)) {
+    // class-validator style messages from a pipe the service did not configure.
+    const errors = message.map((text) => ({ field: String(text).split(' ')[0], message: String(text) }));
+    return errorBody(status, `Validation failed: ${message.join('; ')}`, { errors, ...extra });
+  }
+  return {
+    statusCode: status,
+    message: typeof message === 'string' ? message : reasonPhrase(status),
+    error: typeof error === 'string' ? error : reasonPhrase(status),
+    ...extra,
+  };
+}
+
+function fromBodyParser(error: BodyParserError): ErrorBody {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return errorBody(HttpStatus.BAD_REQUEST, 'Malformed JSON in request body');
+    case 'entity.too.large':
+      return errorBody(HttpStatus.PAYLOAD_TOO_LARGE, `Request body is larger than the limit of ${error.limit ?? 'the server'} bytes`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return errorBody(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'Unsupported request body encoding');
+    default:
+      return errorBody(error.status && error.status >= 400 && error.status < 500 ? error.status : HttpStatus.BAD_REQUEST, 'Invalid request body');
+  }
+}

@@ -1,0 +1,12 @@
+import type { ParsedQuery } from '../query/query.types';
+import type { AuthContext } from './auth-context.interface';
+
+/** What a generated controller hands to its service for every call. */
+export interface CrudRequest {
+  /** The query string, parsed; validated against the entity by the service. */
+  readonly query: ParsedQuery;
+  /** The caller, or null on an open service or a `@Public()` route. */
+  readonly auth: AuthContext | null;
+  /** True when the route skips scope checks (`@SkipScopeCheck()`). */
+  readonly skipScope: boolean;
+}

@@ -1,0 +1,6 @@
+/** Metadata key set by `@Public()`: no authentication and no scope check. */
+export const IS_PUBLIC_KEY = 'svc:is_public';
+/** Metadata key set by `@SkipScopeCheck()`: authentication still required. */
+export const SKIP_SCOPE_KEY = 'svc:skip_scope';
+/** Injection token of the normalized `ServiceModel`. */
+export const SVC_MODEL = Symbol('svc:model');

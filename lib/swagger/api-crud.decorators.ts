@@ -1,0 +1,102 @@
+import { applyDecorators, HttpStatus, type Type } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ErrorEnvelopeDto } from './error-envelope.dto';
+
+const CONDITION_GRAMMAR =
+  '`field||$operator||value`. Operators: `$eq $ne $gt $lt $gte $lte $cont $excl $starts $ends $in $notin $between $isnull $notnull`, ' +
+  'case-insensitive `$eqL $neL $contL $exclL $startsL $endsL $inL $notinL`. ' +
+  'Lists (`$in`) and ranges (`$between`) separate values with `,`. A field of a joined relation is written `relation.field`.';
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed request: invalid query string, id or body',
+  401: 'Missing or invalid credentials',
+  403: 'Not permitted (tenant scope, role)',
+  404: 'Record not found',
+  409: 'Conflicting unique value or referenced record',
+  413: 'Request body too large',
+  422: 'Constraint failure (e.g. a foreign key to a missing record)',
+};
+
+/** Documents the given error statuses with the error envelope. */
+export function ApiErrorResponses(...statuses: number[]): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ...statuses.map((status) =>
+      ApiResponse({ status, description: ERROR_DESCRIPTIONS[status] ?? 'Error', type: ErrorEnvelopeDto }),
+    ),
+  );
+}
+
+function arrayQuery(name: string, description: string) {
+  return ApiQuery({
+    name,
+    required: false,
+    description,
+    schema: { type: 'array', items: { type: 'string' } },
+    style: 'form',
+    explode: true,
+  });
+}
+
+/** `join` and `fields`, accepted by list and get-one. */
+export function ApiSelectionQuery(): MethodDecorator {
+  return applyDecorators(
+    arrayQuery('join', 'Relation to load, `relation` or `relation||field1,field2`; nested `a.b`. Repeat or index (`join[0]`) for several.'),
+    ApiQuery({ name: 'fields', required: false, type: String, description: 'Comma-separated fields to return (the id is always returned).' }),
+  );
+}
+
+/** The list query-string contract: filter, or, s, sort, join, fields, pagination. */
+export function ApiListQuery(): MethodDecorator {
+  return applyDecorators(
+    arrayQuery('filter', `Condition, all AND-ed: ${CONDITION_GRAMMAR} Indexed \`filter[0]\`, \`filter[]\` and repeated \`filter\` are accepted.`),
+    arrayQuery('or', `Alternative condition: ${CONDITION_GRAMMAR} With \`filter\`: (all filters) OR (all ors).`),
+    ApiQuery({
+      name: 's',
+      required: false,
+      type: String,
+      description: 'Search as JSON, AND-ed with filter/or: `{"name":{"$contL":"x"}}`, `{"$or":[{...},{...}]}`, `{"$not":{...}}`.',
+    }),
+    arrayQuery('sort', 'Sort `field,ASC` or `field,DESC`; several apply in order.'),
+    ApiSelectionQuery(),
+    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1 }, description: 'Page size (alias `per_page`); default and maximum are set in `.svcrc` `api.pagination`.' }),
+    ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1 }, description: 'Page number, from 1.' }),
+    ApiQuery({ name: 'offset', required: false, schema: { type: 'integer', minimum: 0 }, description: 'Rows to skip; takes precedence over `page`.' }),
+  );
+}
+
+/** A 200 answer of `{ data, count, total, page, pageCount }` over `model`. */
+export function ApiPaginatedResponse(model: Type<unknown>): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(model),
+    ApiOkResponse({
+      description: 'One page of records',
+      schema: {
+        type: 'object',
+        required: ['data', 'count', 'total', 'page', 'pageCount'],
+        properties: {
+          data: { type: 'array', items: { $ref: getSchemaPath(model) } },
+          count: { type: 'integer', description: 'Records in this page' },
+          total: { type: 'integer', description: 'Records matching the query' },
+          page: { type: 'integer', description: 'Current page, from 1' },
+          pageCount: { type: 'integer', description: 'Number of pages' },
+        },
+      },
+    }),
+  );
+}
+
+/** The body of `POST /<entities>/bulk`: `{ "bulk": [ ... ] }`. */
+export function ApiBulkBody(dto: Type<unknown>): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(dto),
+    ApiBody({
+      schema: {
+        type: 'object',
+        required: ['bulk'],
+        properties: { bulk: { type: 'array', minItems: 1, items: { $ref: getSchemaPath(dto) } } },
+      },
+    }),
+  );
+}
+
+export const COMMON_ERROR_STATUSES = [HttpStatus.BAD_REQUEST, HttpStatus.UNAUTHORIZED, HttpStatus.FORBIDDEN] as const;

@@ -1,0 +1,30 @@
+import { BadRequestException, Injectable, ValidationPipe } from '@nestjs/common';
+import { flattenValidationErrors } from './validation-errors';
+
+/**
+ * Body validation for generated DTOs: unknown properties are refused (so `id`,
+ * timestamps and scope fields cannot be set through the body), types are
+ * converted, and failures answer 400 with `errors: [{ field, message }]`.
+ */
+@Injectable()
+export class SvcValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      validateCustomDecorators: false,
+      stopAtFirstError: false,
+      exceptionFactory: (errors) => {
+        const fieldErrors = flattenValidationErrors(errors);
+        const summary = fieldErrors.map((error) => error.message).join('; ');
+        return new BadRequestException({
+          statusCode: 400,
+          message: `Validation failed: ${summary}`,
+          error: 'Bad Request',
+          errors: fieldErrors,
+        });
+      },
+    });
+  }
+}

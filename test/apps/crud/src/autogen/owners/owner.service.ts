@@ -1,0 +1,12 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { CrudService, SvcRuntime } from '@svc/nest';
+import { Repository } from 'typeorm';
+import { Owner } from './owner.entity';
+
+@Injectable()
+export class OwnerService extends CrudService<Owner> {
+  constructor(@InjectRepository(Owner) repository: Repository<Owner>, runtime: SvcRuntime) {
+    super(repository, runtime, 'Owner');
+  }
+}
