@@ -88,7 +88,9 @@ export function classifyDatabaseError(
     case '23505':
       return uniqueViolation(detail);
     case '23503':
-      return foreignKeyViolation(detail, message, model);
+    // PostgreSQL 18 reports ON DELETE RESTRICT as restrict_violation (NO ACTION stays 23503).
+    case '23001':
+      return foreignKeyViolation(code, detail, message, model);
     case '23502': {
       const column = typeof pg.column === 'string' ? pg.column : undefined;
       if (!column) return { status: 422, message: 'A required value is missing', code };
@@ -123,16 +125,20 @@ function uniqueViolation(detail: string): DatabaseErrorClass {
   return { status: 409, message: text, errors: fields.map((field) => ({ field, message: text })), code: '23505' };
 }
 
-function foreignKeyViolation(detail: string, message: string, model?: Pick<ServiceModel, 'entities'>): DatabaseErrorClass {
-  const code = '23503';
+function foreignKeyViolation(
+  code: string,
+  detail: string,
+  message: string,
+  model?: Pick<ServiceModel, 'entities'>,
+): DatabaseErrorClass {
   const columns = keyColumns(detail);
   const value = keyValue(detail);
-  const referenced = /is still referenced from table "([^"]+)"/.exec(detail);
-  if (referenced) {
+  const referenced = /is (?:still )?referenced from table "([^"]+)"/.exec(detail);
+  if (referenced || code === '23001') {
     // Delete (or key update) of a row other rows still point to.
     const parentTable = /^update or delete on table "([^"]+)"/.exec(message)?.[1];
     const parent = parentTable ? entityName(parentTable, model) : 'Record';
-    const child = entityName(referenced[1], model);
+    const child = referenced ? entityName(referenced[1], model) : 'other records';
     return { status: 409, message: `${parent}${value ? ` ${value}` : ''} is still referenced by ${child}`, code };
   }
   const target = /is not present in table "([^"]+)"/.exec(detail)?.[1];
