@@ -2,6 +2,7 @@
 import type { RawEntity, RawField, RawSvcrc } from './raw-svcrc.types';
 import { isComplete, relationshipKey, resolveRelations, type ResolvedRelation } from './resolve-relations';
 import type { SvcrcProblem } from './svcrc.errors';
+import { closestMatch } from './suggest';
 
 export interface IndexedEntity {
   readonly index: number;
@@ -36,8 +37,15 @@ export class CheckContext {
   /** Relationships that repeat an earlier one (index → index of the first); their relations are not checked twice. */
   readonly duplicateRelationships = new Map<number, number>();
 
+  /** The entities as listed (empty when `entities` is missing or not a list). */
+  readonly entityList: readonly RawEntity[];
+  /** False when `entities` is missing or not a list: no name can then be called unknown. */
+  readonly knowsEntities: boolean;
+
   constructor(readonly raw: RawSvcrc) {
-    raw.entities.forEach((entity, index) => {
+    this.entityList = raw.entities ?? [];
+    this.knowsEntities = raw.entities !== undefined;
+    this.entityList.forEach((entity, index) => {
       if (entity.name !== undefined && !this.entities.has(entity.name)) {
         this.entities.set(entity.name, { index, name: entity.name, entity });
       }
@@ -47,7 +55,13 @@ export class CheckContext {
     const firstByKey = new Map<string, number>();
     raw.relationships.forEach((relationship, index) => {
       if (!isComplete(relationship, names)) {
-        for (const name of [relationship.from, relationship.to]) if (name !== undefined) this.incomplete.add(name);
+        for (const name of [relationship.from, relationship.to]) {
+          if (name === undefined) continue;
+          this.incomplete.add(name);
+          // A misspelt name most likely meant its closest match, whose relations are then incomplete too.
+          const meant = names.has(name) ? undefined : closestMatch(name, names);
+          if (meant !== undefined) this.incomplete.add(meant);
+        }
         return;
       }
       const key = JSON.stringify(relationshipKey(relationship));
@@ -55,6 +69,11 @@ export class CheckContext {
       if (first === undefined) firstByKey.set(key, index);
       else this.duplicateRelationships.set(index, first);
     });
+  }
+
+  /** Whether `name` can be reported as an unknown entity. */
+  isUnknownEntity(name: string): boolean {
+    return this.knowsEntities && !this.entities.has(name);
   }
 
   report(path: string, message: string): void {

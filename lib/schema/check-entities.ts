@@ -44,7 +44,7 @@ const RESERVED_ROUTES: Readonly<Record<string, string>> = {
 export function checkEntities(ctx: CheckContext): void {
   const byLowerName = new Map<string, number>();
   const byRoute = new Map<string, number>();
-  ctx.raw.entities.forEach((entity, index) => {
+  ctx.entityList.forEach((entity, index) => {
     const name = entity.name;
     if (name === undefined) return;
     const path = `${entityPath(index)}.name`;
@@ -53,7 +53,7 @@ export function checkEntities(ctx: CheckContext): void {
     }
     const sameName = byLowerName.get(name.toLowerCase());
     if (sameName !== undefined) {
-      const other = ctx.raw.entities[sameName].name;
+      const other = ctx.entityList[sameName].name;
       ctx.report(
         path,
         other === name
@@ -72,7 +72,7 @@ export function checkEntities(ctx: CheckContext): void {
     if (sameRoute !== undefined) {
       ctx.report(
         path,
-        `route "/${route}" of "${name}" is already the route of "${ctx.raw.entities[sameRoute].name}" (${entityPath(sameRoute)})`,
+        `route "/${route}" of "${name}" is already the route of "${ctx.entityList[sameRoute].name}" (${entityPath(sameRoute)})`,
       );
       return;
     }

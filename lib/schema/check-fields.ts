@@ -13,15 +13,23 @@ function shown(value: JsonValue): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/** Whether the precision is one the JSON Schema accepts (it reports the others). */
+function validPrecision(field: RawField): boolean {
+  return field.precision !== undefined && field.precision >= 1 && field.precision <= 1000;
+}
+
 /** Why a decimal default does not fit `numeric(precision, scale)`, if it does not. */
 function decimalFit(value: number | string, field: RawField): string | undefined {
-  if (field.precision === undefined) return undefined;
   const scale = field.scale ?? 0;
+  if (!validPrecision(field) || field.precision === undefined || scale > field.precision) return undefined;
   const [whole, fraction = ''] = String(value).replace(/^-/, '').split('.');
-  if (fraction.length > scale) return `has ${fraction.length} digits after the point, the scale allows ${scale}`;
+  const digits = (n: number): string => `${n} digit${n === 1 ? '' : 's'}`;
+  if (fraction.length > scale) {
+    return `has ${digits(fraction.length)} after the point, the scale allows ${scale}`;
+  }
   const wholeDigits = whole.replace(/^0+/, '').length;
   if (wholeDigits > field.precision - scale) {
-    return `has ${wholeDigits} digits before the point, numeric(${field.precision}, ${scale}) allows ${field.precision - scale}`;
+    return `has ${digits(wholeDigits)} before the point, numeric(${field.precision}, ${scale}) allows ${field.precision - scale}`;
   }
   return undefined;
 }
@@ -73,7 +81,7 @@ function checkOptions(ctx: CheckContext, path: string, field: RawField): void {
   if (type === 'decimal') {
     if (field.scale !== undefined && field.precision === undefined) {
       ctx.report(`${path}.scale`, 'needs "precision" as well');
-    } else if (field.scale !== undefined && field.precision !== undefined && field.scale > field.precision) {
+    } else if (field.scale !== undefined && validPrecision(field) && field.scale > (field.precision ?? 0)) {
       ctx.report(`${path}.scale`, `must be at most the precision (${field.precision})`);
     }
   } else {
@@ -141,5 +149,5 @@ function checkEntityFields(ctx: CheckContext, entity: RawEntity, entityIndex: nu
 }
 
 export function checkFields(ctx: CheckContext): void {
-  ctx.raw.entities.forEach((entity, index) => checkEntityFields(ctx, entity, index));
+  ctx.entityList.forEach((entity, index) => checkEntityFields(ctx, entity, index));
 }

@@ -8,7 +8,7 @@ function checkEnds(ctx: CheckContext): void {
   ctx.raw.relationships.forEach((relationship, index) => {
     for (const end of ['from', 'to'] as const) {
       const name = relationship[end];
-      if (name !== undefined && !ctx.entities.has(name)) {
+      if (name !== undefined && ctx.isUnknownEntity(name)) {
         ctx.report(`${relationshipPath(index)}.${end}`, `unknown entity "${name}"${didYouMean(name, names)}`);
       }
     }

@@ -39,7 +39,7 @@ function checkAuth(ctx: CheckContext): void {
     const name = auth[key];
     if (name === undefined) continue;
     if (!ctx.entities.has(name)) {
-      ctx.report(`auth.${key}`, `unknown entity "${name}"${didYouMean(name, names)}`);
+      if (ctx.isUnknownEntity(name)) ctx.report(`auth.${key}`, `unknown entity "${name}"${didYouMean(name, names)}`);
       continue;
     }
     const other = seen.get(name);

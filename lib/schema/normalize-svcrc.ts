@@ -142,14 +142,15 @@ function normalizeAuth(raw: RawAuth | undefined): AuthModel | null {
 export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
   const idType = raw.idType ?? SVCRC_DEFAULTS.idType;
   const events = raw.events ?? SVCRC_DEFAULTS.events;
-  const names = new Set(raw.entities.flatMap((entity) => entity.name ?? []));
+  const rawEntities = raw.entities ?? [];
+  const names = new Set(rawEntities.flatMap((entity) => entity.name ?? []));
   const resolved = resolveRelations(raw, names);
   const relationsByEntity = new Map(
     [...resolved].map(([entity, relations]) => [entity, relations.map(toRelationModel)] as const),
   );
   const relationsOf = (entity: string): readonly RelationModel[] => relationsByEntity.get(entity) ?? [];
 
-  const entities = raw.entities.map((entity): EntityModel => {
+  const entities = rawEntities.map((entity): EntityModel => {
     const name = entity.name ?? '';
     const fields = entity.fields.map(normalizeField);
     const relations = relationsOf(name);

@@ -79,8 +79,11 @@ export interface RawSvcrc {
   readonly idType?: IdType;
   readonly events?: boolean;
   readonly auth?: RawAuth;
-  /** Same indexes as in the file; an item that is not an object reads as an entity without keys. */
-  readonly entities: readonly RawEntity[];
+  /**
+   * Same indexes as in the file; an item that is not an object reads as an entity without keys.
+   * `undefined` when missing or not a list: references to entities cannot be checked then.
+   */
+  readonly entities?: readonly RawEntity[];
   readonly relationships: readonly RawRelationship[];
   readonly api?: RawApi;
   readonly database?: { readonly pool?: { readonly max?: number } };

@@ -43,16 +43,22 @@ function boolean(value: unknown): boolean | undefined {
   return typeof value === 'boolean' ? value : undefined;
 }
 
-function integer(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
+/** An integer within the range the JSON Schema allows, so checks never see a value it rejects. */
+function integer(value: unknown, min = -Infinity, max = Infinity): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : undefined;
 }
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[]): T | undefined {
   return allowed.find((candidate) => candidate === value);
 }
 
+/**
+ * The strings of a list. A list given in the wrong form reads as empty rather than absent, so
+ * that checks do not also complain it is missing.
+ */
 function strings(value: unknown): string[] | undefined {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined;
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
 function items(value: unknown): readonly unknown[] {
@@ -70,8 +76,9 @@ function readField(value: unknown): RawField {
     is_password: boolean(raw.is_password),
     values: strings(raw.values),
     default: raw.default as JsonValue | undefined,
+    // Out of range is kept: it still answers "is a precision given?"; checks compare only valid ones.
     precision: integer(raw.precision),
-    scale: integer(raw.scale),
+    scale: integer(raw.scale, 0, 1000),
     description: string(raw.description),
   };
 }
@@ -130,8 +137,8 @@ function readAuth(value: unknown): RawAuth | undefined {
     organizationField: string(raw.organizationField),
     globalGuards: boolean(raw.globalGuards),
     apiKeyPrefix: string(raw.apiKeyPrefix),
-    accessTokenTtl: integer(raw.accessTokenTtl),
-    refreshTokenTtl: integer(raw.refreshTokenTtl),
+    accessTokenTtl: integer(raw.accessTokenTtl, 1),
+    refreshTokenTtl: integer(raw.refreshTokenTtl, 1),
   };
 }
 
@@ -144,11 +151,11 @@ function readApi(value: unknown): RawApi | undefined {
   return {
     cors: cors && { origin: strings(cors.origin), credentials: boolean(cors.credentials) },
     pagination: pagination && {
-      defaultLimit: integer(pagination.defaultLimit),
-      maxLimit: integer(pagination.maxLimit),
+      defaultLimit: integer(pagination.defaultLimit, 1),
+      maxLimit: integer(pagination.maxLimit, 1),
     },
     bodyLimit: string(raw.bodyLimit),
-    rateLimit: rateLimit && { ttl: integer(rateLimit.ttl), limit: integer(rateLimit.limit) },
+    rateLimit: rateLimit && { ttl: integer(rateLimit.ttl, 1), limit: integer(rateLimit.limit, 1) },
   };
 }
 
@@ -163,9 +170,9 @@ export function readRawSvcrc(value: unknown): RawSvcrc {
     idType: oneOf(raw.idType, ID_TYPES),
     events: boolean(raw.events),
     auth: readAuth(raw.auth),
-    entities: items(raw.entities).map(readEntity),
+    entities: Array.isArray(raw.entities) ? raw.entities.map(readEntity) : undefined,
     relationships: items(raw.relationships).map(readRelationship),
     api: readApi(raw.api),
-    database: database && { pool: pool && { max: integer(pool.max) } },
+    database: database && { pool: pool && { max: integer(pool.max, 1) } },
   };
 }

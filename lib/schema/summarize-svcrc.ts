@@ -24,8 +24,8 @@ export function summarizeModel(model: ServiceModel): SvcrcSummary {
 /** The same counts, read from a file as written (which may be invalid). */
 export function summarizeRaw(raw: RawSvcrc): SvcrcSummary {
   return {
-    entities: raw.entities.length,
-    fields: raw.entities.reduce((sum, entity) => sum + entity.fields.length, 0),
+    entities: raw.entities?.length ?? 0,
+    fields: (raw.entities ?? []).reduce((sum, entity) => sum + entity.fields.length, 0),
     relationships: raw.relationships.length,
   };
 }

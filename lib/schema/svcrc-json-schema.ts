@@ -100,8 +100,9 @@ function toProblem(error: ErrorObject): SvcrcProblem {
       return { path, message: 'must not be empty' };
     case 'uniqueItems':
       return {
-        path: childPath(path, Number(params.i)),
-        message: `duplicate of item ${params.j} (${shown((error.data as unknown[])[Number(params.i)])})`,
+        // ajv's i is the earlier index, j the repeat.
+        path: childPath(path, Number(params.j)),
+        message: `duplicate of item ${params.i} (${shown((error.data as unknown[])[Number(params.j)])})`,
       };
     default:
       return { path, message: error.message ?? `fails ${error.keyword}` };

@@ -1,0 +1,10 @@
+/** Every `svc` command. Adding one: a file in this folder, and a line in each list that needs it. */
+import type { SvcCommand } from '../svc-command';
+import { schemaValidateCommand } from './schema-validate.command';
+
+/** Groups of commands (`svc schema ...`), with their help text. */
+export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
+  schema: 'Work with the .svcrc schema file',
+};
+
+export const COMMANDS: readonly SvcCommand[] = [schemaValidateCommand];
