@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { TypeOrmModule, type TypeOrmModuleOptions } from '@nestjs/typeorm';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { LOCK_FILE_NAME, readDatabaseConfig, svcDataSourceFactory, svcTypeOrmModuleOptions, type DatabaseConfig } from '../../lib/database';
@@ -16,7 +16,7 @@ import { createTestDatabase } from './pg-test-database';
 
 const model = { database: { pool: { max: 5 } } };
 
-async function startApp(config: DatabaseConfig, extra: Partial<TypeOrmModuleOptions> = {}): Promise<INestApplication> {
+async function startApp(config: DatabaseConfig, extra: { manualInitialization?: boolean } = {}): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
     imports: [
       TypeOrmModule.forRootAsync({
