@@ -81,7 +81,7 @@ export class ReadExecutor {
   private async count(tree: JoinNode, query: ValidatedQuery, conditions: readonly RootCondition[]): Promise<number> {
     const sql = this.sqlContext();
     const segment = this.rootSegment(tree, { ...query, sort: [] }, conditions, sql, false);
-    const row: Row | undefined = await sql.applyTo(segment.qb.select('COUNT(*)', 'n')).getRawOne();
+    const row: Row | undefined = await sql.applyTo(segment.qb.select('COUNT(*)', 'n').orderBy()).getRawOne();
     return Number(row?.n ?? 0);
   }
 
