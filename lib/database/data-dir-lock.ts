@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { displayPath } from './database-config';
+import { DatabaseConfigError, displayPath } from './database-config';
 
 /** Name of the lock file kept inside a PGlite data folder while it is open. */
 export const LOCK_FILE_NAME = '.svc-pglite.lock';
@@ -51,7 +51,14 @@ let exitHookInstalled = false;
  * process exits.
  */
 export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> {
-  fs.mkdirSync(dataDir, { recursive: true });
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new DatabaseConfigError(
+      `PGLITE_DATA_DIR "${displayPath(dataDir)}" cannot be used as a data folder (${code}). Set it to a writable folder or to "memory".`,
+    );
+  }
   const lockFile = path.join(dataDir, LOCK_FILE_NAME);
   let emptyReads = 0;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {

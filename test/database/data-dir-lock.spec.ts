@@ -109,6 +109,14 @@ describe('PGlite data folder lock', () => {
     second.release();
   });
 
+  it('says so when the data folder cannot be a folder', async () => {
+    const file = path.join(dir, 'a-file');
+    fs.writeFileSync(file, '');
+    await expect(acquireDataDirLock(path.join(file, 'data'))).rejects.toThrow(
+      `PGLITE_DATA_DIR "${file}/data" cannot be used as a data folder (ENOTDIR). Set it to a writable folder or to "memory".`,
+    );
+  });
+
   it('removes its lock when the process exits without releasing it', async () => {
     const holder = child({ exitWithoutRelease: true });
     await expect(holder.outcome).resolves.toBe('locked');
