@@ -141,7 +141,8 @@ function takeOver(lockFile: string, stale: Owner | 'unreadable'): boolean {
   }
   try {
     const current = readOwner(lockFile);
-    const unchanged = stale === 'unreadable' ? current === 'unreadable' : typeof current === 'object' && current.raw === stale.raw;
+    const unchanged =
+      stale === 'unreadable' ? current === 'unreadable' : typeof current === 'object' && current.raw === stale.raw;
     if (unchanged) fs.rmSync(lockFile, { force: true });
     return true;
   } finally {

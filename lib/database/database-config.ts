@@ -59,10 +59,7 @@ const URL_FORM = 'postgres://<user>:<password>@<host>:<port>/<database>';
  *
  * @throws DatabaseConfigError on any value that cannot be used.
  */
-export function readDatabaseConfig(
-  env: NodeJS.ProcessEnv,
-  model: Pick<ServiceModel, 'database'>,
-): DatabaseConfig {
+export function readDatabaseConfig(env: NodeJS.ProcessEnv, model: Pick<ServiceModel, 'database'>): DatabaseConfig {
   const type = readType(env);
   const url = readVar(env, 'DATABASE_URL');
   if (type === 'postgres' || (type === undefined && url !== undefined)) {
@@ -146,10 +143,9 @@ function readPoolMax(model: Pick<ServiceModel, 'database'>): number {
  * Parses `DATABASE_URL`. Error messages never contain the URL itself, since it
  * holds the password; they name the part that is wrong.
  */
-function parseDatabaseUrl(raw: string): Pick<
-  PostgresDatabaseConfig,
-  'host' | 'port' | 'username' | 'password' | 'database' | 'ssl'
-> {
+function parseDatabaseUrl(
+  raw: string,
+): Pick<PostgresDatabaseConfig, 'host' | 'port' | 'username' | 'password' | 'database' | 'ssl'> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -197,9 +193,7 @@ function readSsl(params: URLSearchParams): DatabaseSsl {
       case 'verify-full':
         return { rejectUnauthorized: true };
       default:
-        throw invalidUrl(
-          `sslmode=${sslmode} is not supported; use disable, prefer, require, verify-ca or verify-full`,
-        );
+        throw invalidUrl(`sslmode=${sslmode} is not supported; use disable, prefer, require, verify-ca or verify-full`);
     }
   }
   const ssl = params.get('ssl')?.toLowerCase();

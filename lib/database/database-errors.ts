@@ -107,7 +107,9 @@ export function classifyDatabaseError(
   const dataError = DATA_ERRORS[code];
   if (dataError) {
     // Keep the type ("for type integer") but not the value PostgreSQL quotes after it.
-    const type = /\bfor (?:type|enum) ([^:"]+?)\s*(?::|$)/.exec(message)?.[1] ?? /^value too long for type (.+)$/.exec(message)?.[1];
+    const type =
+      /\bfor (?:type|enum) ([^:"]+?)\s*(?::|$)/.exec(message)?.[1] ??
+      /^value too long for type (.+)$/.exec(message)?.[1];
     return { status: 400, message: type ? `${dataError} for type ${type}` : dataError, code };
   }
   return null;
@@ -120,7 +122,8 @@ export function isDatabaseUnavailableError(error: unknown): boolean {
 
 function uniqueViolation(detail: string): DatabaseErrorClass {
   const fields = keyColumns(detail);
-  if (fields.length === 0) return { status: 409, message: 'A record with the same unique value already exists', code: '23505' };
+  if (fields.length === 0)
+    return { status: 409, message: 'A record with the same unique value already exists', code: '23505' };
   const text = fields.length === 1 ? `${fields[0]} must be unique` : `${fields.join(', ')} must be unique together`;
   return { status: 409, message: text, errors: fields.map((field) => ({ field, message: text })), code: '23505' };
 }
@@ -168,7 +171,9 @@ function keyColumns(detail: string): string[] {
 /** The key value of a one-column foreign key, only when it looks like an id (digits, uuid). */
 function keyValue(detail: string): string | undefined {
   const value = /^Key \([^,]+?\)=\(([^)]*)\)/.exec(detail)?.[1];
-  return value && /^(?:\d{1,20}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.test(value) ? value : undefined;
+  return value && /^(?:\d{1,20}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.test(value)
+    ? value
+    : undefined;
 }
 
 function entityName(table: string, model?: Pick<ServiceModel, 'entities'>): string {

@@ -13,7 +13,12 @@ export {
   type PostgresDatabaseConfig,
 } from './database-config';
 export { DataDirLockedError, LOCK_FILE_NAME, acquireDataDirLock, type DataDirLock } from './data-dir-lock';
-export { classifyDatabaseError, isDatabaseUnavailableError, type DatabaseErrorClass, type DatabaseFieldError } from './database-errors';
+export {
+  classifyDatabaseError,
+  isDatabaseUnavailableError,
+  type DatabaseErrorClass,
+  type DatabaseFieldError,
+} from './database-errors';
 export { openPglite, type PgliteConnection } from './pglite-connection';
 export {
   CONNECT_TIMEOUT_MS,

@@ -28,7 +28,11 @@ export interface LockChild {
 }
 
 /** A child process that takes the lock of `dir` and holds it until `finish()` or a kill. */
-export function spawnLockChild(lockModule: string, dir: string, options: { exitWithoutRelease?: boolean } = {}): LockChild {
+export function spawnLockChild(
+  lockModule: string,
+  dir: string,
+  options: { exitWithoutRelease?: boolean } = {},
+): LockChild {
   const script = `
     const { acquireDataDirLock } = require(${JSON.stringify(lockModule)});
     acquireDataDirLock(${JSON.stringify(dir)}).then(

@@ -57,7 +57,9 @@ describe('PGlite data folder lock', () => {
         `error:PGlite data folder "${dir}" is in use by process ${process.pid}. ` +
           `Stop that process or set PGLITE_DATA_DIR to another folder. If no such process is running, delete "${lockFile()}".`,
       );
-      await new Promise((resolve) => (second.process.exitCode === null ? second.process.once('exit', resolve) : resolve(null)));
+      await new Promise((resolve) =>
+        second.process.exitCode === null ? second.process.once('exit', resolve) : resolve(null),
+      );
       expect(second.process.exitCode).toBe(3);
     } finally {
       await db.close();

@@ -1,7 +1,12 @@
 import 'reflect-metadata';
 import * as net from 'node:net';
 import { DataSource } from 'typeorm';
-import { classifyDatabaseError, createDataSource, readDatabaseConfig, type DatabaseErrorClass } from '../../lib/database';
+import {
+  classifyDatabaseError,
+  createDataSource,
+  readDatabaseConfig,
+  type DatabaseErrorClass,
+} from '../../lib/database';
 import { Account, ENTITIES, Project, Task } from './entities';
 import { createTestDatabase } from './pg-test-database';
 
@@ -43,14 +48,29 @@ describe.each(['pglite', 'postgres'] as const)('classifyDatabaseError on real %s
 
   it('23505 unique → 409 naming the field, never the value', async () => {
     const result = await classify(() => ds.getRepository(Project).insert({ name: 'Apollo' }));
-    expect(result).toEqual({ status: 409, message: 'name must be unique', errors: [{ field: 'name', message: 'name must be unique' }], code: '23505' });
+    expect(result).toEqual({
+      status: 409,
+      message: 'name must be unique',
+      errors: [{ field: 'name', message: 'name must be unique' }],
+      code: '23505',
+    });
     expect(JSON.stringify(result)).not.toContain('Apollo');
   });
 
   it('23505 on a composite unique → 409 naming every field, never the values', async () => {
-    const result = await classify(() => ds.getRepository(Account).insert({ organizationId: 1, email: 'ada@example.com', passwordHash: 'SECRET-HASH' }));
+    const result = await classify(() =>
+      ds.getRepository(Account).insert({ organizationId: 1, email: 'ada@example.com', passwordHash: 'SECRET-HASH' }),
+    );
     const message = 'organizationId, email must be unique together';
-    expect(result).toEqual({ status: 409, message, errors: [{ field: 'organizationId', message }, { field: 'email', message }], code: '23505' });
+    expect(result).toEqual({
+      status: 409,
+      message,
+      errors: [
+        { field: 'organizationId', message },
+        { field: 'email', message },
+      ],
+      code: '23505',
+    });
     expect(JSON.stringify(result)).not.toMatch(/ada@|SECRET/);
   });
 
@@ -64,20 +84,34 @@ describe.each(['pglite', 'postgres'] as const)('classifyDatabaseError on real %s
     });
   });
 
-  it('23503 (23001 on PGlite\'s PostgreSQL 18) on delete of a referenced row → 409 still referenced', async () => {
+  it("23503 (23001 on PGlite's PostgreSQL 18) on delete of a referenced row → 409 still referenced", async () => {
     const result = await classify(() => ds.getRepository(Project).delete(project.id));
-    expect(result).toEqual({ status: 409, message: `Project ${project.id} is still referenced by Task`, code: kind === 'pglite' ? '23001' : '23503' });
+    expect(result).toEqual({
+      status: 409,
+      message: `Project ${project.id} is still referenced by Task`,
+      code: kind === 'pglite' ? '23001' : '23503',
+    });
   });
 
   it('names entities from the model when one is given', async () => {
-    const error = await ds.getRepository(Task).insert({ title: 'Orphan', projectId: 4243 }).catch((e: unknown) => e);
+    const error = await ds
+      .getRepository(Task)
+      .insert({ title: 'Orphan', projectId: 4243 })
+      .catch((e: unknown) => e);
     const entities = [{ tableName: 'projects', name: 'Programme' }] as never;
-    expect(classifyDatabaseError(error, { entities })).toMatchObject({ message: 'projectId: Programme 4243 does not exist' });
+    expect(classifyDatabaseError(error, { entities })).toMatchObject({
+      message: 'projectId: Programme 4243 does not exist',
+    });
   });
 
   it('23502 not null → 422 naming the column', async () => {
     const result = await classify(() => ds.query('INSERT INTO "tasks" ("projectId") VALUES ($1)', [project.id]));
-    expect(result).toEqual({ status: 422, message: 'title is required', errors: [{ field: 'title', message: 'title is required' }], code: '23502' });
+    expect(result).toEqual({
+      status: 422,
+      message: 'title is required',
+      errors: [{ field: 'title', message: 'title is required' }],
+      code: '23502',
+    });
   });
 
   it('23514 check → 422', async () => {
@@ -87,11 +121,41 @@ describe.each(['pglite', 'postgres'] as const)('classifyDatabaseError on real %s
   });
 
   it.each([
-    ['22P02 invalid input', 'SELECT * FROM "projects" WHERE "id" = $1', ['abc'], 'Invalid input value for type integer', '22P02'],
-    ['22003 out of range', 'UPDATE "projects" SET "budget" = $1', ['99999999999'], 'Numeric value out of range for type integer', '22003'],
-    ['22007 invalid datetime', 'UPDATE "projects" SET "startsAt" = $1', ['not-a-date'], 'Invalid date/time value for type timestamp with time zone', '22007'],
-    ['22008 datetime out of range', 'UPDATE "projects" SET "startsAt" = $1', ['2020-13-45'], 'Date/time value out of range', '22008'],
-    ['22001 string too long', 'UPDATE "projects" SET "code" = $1', ['ABCDEF'], 'Value too long for type character varying(3)', '22001'],
+    [
+      '22P02 invalid input',
+      'SELECT * FROM "projects" WHERE "id" = $1',
+      ['abc'],
+      'Invalid input value for type integer',
+      '22P02',
+    ],
+    [
+      '22003 out of range',
+      'UPDATE "projects" SET "budget" = $1',
+      ['99999999999'],
+      'Numeric value out of range for type integer',
+      '22003',
+    ],
+    [
+      '22007 invalid datetime',
+      'UPDATE "projects" SET "startsAt" = $1',
+      ['not-a-date'],
+      'Invalid date/time value for type timestamp with time zone',
+      '22007',
+    ],
+    [
+      '22008 datetime out of range',
+      'UPDATE "projects" SET "startsAt" = $1',
+      ['2020-13-45'],
+      'Date/time value out of range',
+      '22008',
+    ],
+    [
+      '22001 string too long',
+      'UPDATE "projects" SET "code" = $1',
+      ['ABCDEF'],
+      'Value too long for type character varying(3)',
+      '22001',
+    ],
   ])('%s → 400 without the value', async (_name, sql, params, message, code) => {
     const result = await classify(() => ds.query(sql, params));
     expect(result).toEqual({ status: 400, message, code });
@@ -122,7 +186,10 @@ describe('classifyDatabaseError on a lost PostgreSQL connection', () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const port = (proxy.address() as net.AddressInfo).port;
-    const ds = await createDataSource(readDatabaseConfig({ DATABASE_URL: db.url.replace(':5432/', `:${port}/`) }, model), []);
+    const ds = await createDataSource(
+      readDatabaseConfig({ DATABASE_URL: db.url.replace(':5432/', `:${port}/`) }, model),
+      [],
+    );
     try {
       // 57P01: the server terminates the session.
       const runner = ds.createQueryRunner();

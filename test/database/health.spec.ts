@@ -8,7 +8,13 @@ import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { LOCK_FILE_NAME, readDatabaseConfig, svcDataSourceFactory, svcTypeOrmModuleOptions, type DatabaseConfig } from '../../lib/database';
+import {
+  LOCK_FILE_NAME,
+  readDatabaseConfig,
+  svcDataSourceFactory,
+  svcTypeOrmModuleOptions,
+  type DatabaseConfig,
+} from '../../lib/database';
 import { DATABASE_HEALTH_TIMEOUT_MS, HealthController, HealthModule } from '../../lib/health';
 import { IS_PUBLIC_KEY } from '../../lib/svc.constants';
 import { ENTITIES, Project } from './entities';
@@ -16,7 +22,10 @@ import { createTestDatabase } from './pg-test-database';
 
 const model = { database: { pool: { max: 5 } } };
 
-async function startApp(config: DatabaseConfig, extra: { manualInitialization?: boolean } = {}): Promise<INestApplication> {
+async function startApp(
+  config: DatabaseConfig,
+  extra: { manualInitialization?: boolean } = {},
+): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
     imports: [
       TypeOrmModule.forRootAsync({
@@ -43,7 +52,12 @@ describe('GET /health', () => {
     const app = await startApp(readDatabaseConfig({ PGLITE_DATA_DIR: 'memory' }, model));
     try {
       const res = await request(app.getHttpServer()).get('/health').expect(200);
-      expect(res.body).toMatchObject({ status: 'ok', info: { database: { status: 'up' } }, error: {}, details: { database: { status: 'up' } } });
+      expect(res.body).toMatchObject({
+        status: 'ok',
+        info: { database: { status: 'up' } },
+        error: {},
+        details: { database: { status: 'up' } },
+      });
     } finally {
       await app.close();
     }
@@ -54,7 +68,10 @@ describe('GET /health', () => {
     const app = await startApp(config, { manualInitialization: true });
     try {
       const res = await request(app.getHttpServer()).get('/health').expect(503);
-      expect(res.body).toMatchObject({ status: 'error', error: { database: { status: 'down', message: 'Database unavailable' } } });
+      expect(res.body).toMatchObject({
+        status: 'error',
+        error: { database: { status: 'down', message: 'Database unavailable' } },
+      });
     } finally {
       await app.close();
     }
@@ -73,7 +90,9 @@ describe('GET /health', () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const port = (proxy.address() as net.AddressInfo).port;
-    const app = await startApp(readDatabaseConfig({ DATABASE_URL: db.url.replace(':5432/', `:${port}/`), DATABASE_SYNC: 'true' }, model));
+    const app = await startApp(
+      readDatabaseConfig({ DATABASE_URL: db.url.replace(':5432/', `:${port}/`), DATABASE_SYNC: 'true' }, model),
+    );
     try {
       await request(app.getHttpServer()).get('/health').expect(200);
 
@@ -82,7 +101,10 @@ describe('GET /health', () => {
       const started = Date.now();
       const hung = await request(app.getHttpServer()).get('/health').expect(503);
       expect(Date.now() - started).toBeLessThan(DATABASE_HEALTH_TIMEOUT_MS + 1_000);
-      expect(hung.body.error.database).toMatchObject({ status: 'down', message: `timeout of ${DATABASE_HEALTH_TIMEOUT_MS}ms exceeded` });
+      expect(hung.body.error.database).toMatchObject({
+        status: 'down',
+        message: `timeout of ${DATABASE_HEALTH_TIMEOUT_MS}ms exceeded`,
+      });
 
       // A server that is gone.
       await new Promise<void>((resolve) => {
@@ -104,7 +126,9 @@ describe('GET /health', () => {
     try {
       const first = await startApp(config);
       await first.get(DataSource).getRepository(Project).save({ name: 'Kept' });
-      await expect(startApp(config)).rejects.toThrow(`PGlite data folder "${dir}" is in use by process ${process.pid}.`);
+      await expect(startApp(config)).rejects.toThrow(
+        `PGlite data folder "${dir}" is in use by process ${process.pid}.`,
+      );
       await first.close();
       expect(fs.existsSync(path.join(dir, LOCK_FILE_NAME))).toBe(false);
 

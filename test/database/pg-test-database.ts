@@ -21,7 +21,12 @@ export async function createTestDatabase(): Promise<{ name: string; url: string;
 }
 
 async function admin(sql: string): Promise<void> {
-  const client = new Client({ host: TEST_PG.host, port: TEST_PG.port, user: TEST_PG.user, database: TEST_PG.adminDatabase });
+  const client = new Client({
+    host: TEST_PG.host,
+    port: TEST_PG.port,
+    user: TEST_PG.user,
+    database: TEST_PG.adminDatabase,
+  });
   await client.connect();
   try {
     await client.query(sql);

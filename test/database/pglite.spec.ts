@@ -20,8 +20,14 @@ const model = { database: { pool: { max: 20 } } };
 
 describe('createTypeOrmOptions', () => {
   it('passes PostgreSQL credentials one by one, decoded, with the pool size and a connect timeout', async () => {
-    const config = readDatabaseConfig({ DATABASE_URL: 'postgres://app:p%40ss%3Aw%2Fd@db:6543/shop?sslmode=require' }, { database: { pool: { max: 7 } } });
-    const { options, dispose } = await createTypeOrmOptions(config, ENTITIES, { logging: true, migrations: ['dist/migrations/*.js'] });
+    const config = readDatabaseConfig(
+      { DATABASE_URL: 'postgres://app:p%40ss%3Aw%2Fd@db:6543/shop?sslmode=require' },
+      { database: { pool: { max: 7 } } },
+    );
+    const { options, dispose } = await createTypeOrmOptions(config, ENTITIES, {
+      logging: true,
+      migrations: ['dist/migrations/*.js'],
+    });
     expect(options).toMatchObject({
       type: 'postgres',
       host: 'db',
@@ -46,7 +52,15 @@ describe('createTypeOrmOptions', () => {
 async function exerciseEntities(config: DatabaseConfig): Promise<void> {
   const ds = await createDataSource(config, ENTITIES);
   try {
-    const project = await ds.getRepository(Project).save({ name: 'Apollo', price: '12.50', big: '9007199254740993', meta: { a: [1] }, startsAt: new Date('2026-01-02T03:04:05Z') });
+    const project = await ds
+      .getRepository(Project)
+      .save({
+        name: 'Apollo',
+        price: '12.50',
+        big: '9007199254740993',
+        meta: { a: [1] },
+        startsAt: new Date('2026-01-02T03:04:05Z'),
+      });
     await ds.getRepository(Task).save({ title: 'Launch', projectId: project.id });
     const account = await ds.getRepository(Account).save({ organizationId: 1, email: 'a@x.io', passwordHash: 'h' });
     expect(account.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -55,7 +69,9 @@ async function exerciseEntities(config: DatabaseConfig): Promise<void> {
     // numeric and bigint come back as strings, as on PostgreSQL.
     expect(found).toMatchObject({ name: 'Apollo', price: '12.50', big: '9007199254740993', meta: { a: [1] } });
     expect(found.startsAt?.toISOString()).toBe('2026-01-02T03:04:05.000Z');
-    expect(await ds.getRepository(Project).createQueryBuilder('p').where('p.name ILIKE :q', { q: 'apo%' }).getCount()).toBe(1);
+    expect(
+      await ds.getRepository(Project).createQueryBuilder('p').where('p.name ILIKE :q', { q: 'apo%' }).getCount(),
+    ).toBe(1);
 
     // A failed transaction leaves nothing behind.
     await expect(
@@ -124,9 +140,16 @@ describe('PostgreSQL', () => {
 
   it('fails fast, as "Database unavailable", when nothing listens', async () => {
     const started = Date.now();
-    const error = await createDataSource(readDatabaseConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, model), ENTITIES).catch((e: unknown) => e);
+    const error = await createDataSource(
+      readDatabaseConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, model),
+      ENTITIES,
+    ).catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(CONNECT_TIMEOUT_MS);
-    expect(classifyDatabaseError(error)).toMatchObject({ status: 503, message: 'Database unavailable', code: 'ECONNREFUSED' });
+    expect(classifyDatabaseError(error)).toMatchObject({
+      status: 503,
+      message: 'Database unavailable',
+      code: 'ECONNREFUSED',
+    });
   });
 
   it('gives up after the connect timeout when the server accepts but never answers', async () => {
@@ -136,7 +159,10 @@ describe('PostgreSQL', () => {
     const port = (silent.address() as net.AddressInfo).port;
     try {
       const started = Date.now();
-      const error = await createDataSource(readDatabaseConfig({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/none` }, model), ENTITIES).catch((e: unknown) => e);
+      const error = await createDataSource(
+        readDatabaseConfig({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/none` }, model),
+        ENTITIES,
+      ).catch((e: unknown) => e);
       expect(Date.now() - started).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS - 100);
       expect(Date.now() - started).toBeLessThan(CONNECT_TIMEOUT_MS + 2_000);
       expect(classifyDatabaseError(error)).toMatchObject({ status: 503, message: 'Database unavailable' });
