@@ -46,7 +46,10 @@ function defaultProblem(value: JsonValue, field: RawField): string | undefined {
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `must be true or false (got ${shown(value)})`;
     case 'decimal':
-      if ((typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && DECIMAL_TEXT.test(value))) {
+      if (
+        (typeof value === 'number' && Number.isFinite(value)) ||
+        (typeof value === 'string' && DECIMAL_TEXT.test(value))
+      ) {
         const fit = decimalFit(value, field);
         return fit === undefined ? undefined : `${shown(value)} ${fit}`;
       }
@@ -86,7 +89,8 @@ function checkOptions(ctx: CheckContext, path: string, field: RawField): void {
     }
   } else {
     for (const key of ['precision', 'scale'] as const) {
-      if (field[key] !== undefined) ctx.report(`${path}.${key}`, `only decimal fields take ${key} (this field is ${type})`);
+      if (field[key] !== undefined)
+        ctx.report(`${path}.${key}`, `only decimal fields take ${key} (this field is ${type})`);
     }
   }
   if (type !== 'text') {
@@ -94,7 +98,7 @@ function checkOptions(ctx: CheckContext, path: string, field: RawField): void {
       if (field[key]) ctx.report(`${path}.${key}`, `only text fields can be ${key} (this field is ${type})`);
     }
   }
-  if (field.is_password) {
+  if (field.is_password && type === 'text') {
     if (field.is_email) ctx.report(`${path}.is_password`, 'a field cannot be both is_email and is_password');
     if (field.unique) ctx.report(`${path}.unique`, 'an is_password field cannot be unique: its hashes are salted');
     if (field.default !== undefined) ctx.report(`${path}.default`, 'an is_password field cannot have a default');
@@ -106,7 +110,13 @@ function checkOptions(ctx: CheckContext, path: string, field: RawField): void {
   }
 }
 
-function checkName(ctx: CheckContext, entityName: string | undefined, path: string, name: string, seen: Map<string, number>): void {
+function checkName(
+  ctx: CheckContext,
+  entityName: string | undefined,
+  path: string,
+  name: string,
+  seen: Map<string, number>,
+): void {
   const generated = GENERATED_COLUMNS[name];
   if (generated !== undefined) {
     ctx.report(`${path}.name`, generated);
@@ -121,7 +131,10 @@ function checkName(ctx: CheckContext, entityName: string | undefined, path: stri
   for (const relation of ctx.relationsOf(entityName)) {
     if (ctx.duplicateRelationships.has(relation.source)) continue;
     if (relation.name === name) {
-      ctx.report(`${path}.name`, `collides with the relation "${name}" that ${relationshipPath(relation.source)} gives ${entityName}`);
+      ctx.report(
+        `${path}.name`,
+        `collides with the relation "${name}" that ${relationshipPath(relation.source)} gives ${entityName}`,
+      );
       return;
     }
     if (relation.kind === 'many-to-one' && relation.foreignKey === name) {
@@ -136,7 +149,8 @@ function checkName(ctx: CheckContext, entityName: string | undefined, path: stri
 
 function checkEntityFields(ctx: CheckContext, entity: RawEntity, entityIndex: number): void {
   // Only the first entity of a name owns its relations; a duplicate's collisions would be noise.
-  const owner = entity.name !== undefined && ctx.entities.get(entity.name)?.index === entityIndex ? entity.name : undefined;
+  const owner =
+    entity.name !== undefined && ctx.entities.get(entity.name)?.index === entityIndex ? entity.name : undefined;
   const seen = new Map<string, number>();
   entity.fields.forEach((field, index) => {
     const path = fieldPath(entityIndex, index);

@@ -13,14 +13,19 @@ function checkEnds(ctx: CheckContext): void {
       }
     }
     if (relationship.nullable === false && relationship.onDelete === 'SET NULL') {
-      ctx.report(`${relationshipPath(index)}.onDelete`, '"SET NULL" needs a nullable foreign key, and "nullable" is false');
+      ctx.report(
+        `${relationshipPath(index)}.onDelete`,
+        '"SET NULL" needs a nullable foreign key, and "nullable" is false',
+      );
     }
     const first = ctx.duplicateRelationships.get(index);
     if (first !== undefined) {
       const relation = ctx
         .relationsOf(relationship.from ?? '')
         .find((candidate) => candidate.source === index && candidate.nameKey === 'name');
-      const described = relation ? ` (${relation.owner}.${relation.name} and ${relation.target}.${relation.inverseName})` : '';
+      const described = relation
+        ? ` (${relation.owner}.${relation.name} and ${relation.target}.${relation.inverseName})`
+        : '';
       ctx.report(
         relationshipPath(index),
         `defines the same relation as ${relationshipPath(first)}${described}; declare a relationship once, it gives both sides`,
@@ -40,7 +45,10 @@ function checkNames(ctx: CheckContext): void {
       if (ctx.duplicateRelationships.has(relation.source)) continue;
       const hint = relation.explicitName ? '' : `; set "${relation.nameKey}" to name it`;
       if (GENERATED_COLUMNS[relation.name] !== undefined) {
-        ctx.report(namePath(relation), `relation name "${relation.name}" on ${entity} is reserved for a generated column${hint}`);
+        ctx.report(
+          namePath(relation),
+          `relation name "${relation.name}" on ${entity} is reserved for a generated column${hint}`,
+        );
         continue;
       }
       const earlier = seen.get(relation.name);

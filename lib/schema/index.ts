@@ -1,5 +1,14 @@
 export * from './model';
-export { pluralize, toCamelCase, toForeignKeyName, toKebabCase, toPascalCase, toRouteName, toSnakeCase, toTableName } from './naming';
+export {
+  pluralize,
+  toCamelCase,
+  toForeignKeyName,
+  toKebabCase,
+  toPascalCase,
+  toRouteName,
+  toSnakeCase,
+  toTableName,
+} from './naming';
 export { SvcrcError, formatProblemPath, type SvcrcProblem, type SvcrcResult } from './svcrc.errors';
 export { analyzeSvcrc, parseSvcrc, type SvcrcAnalysis } from './parse-svcrc';
 export { SVCRC_FILE, loadSvcrc, loadSvcrcOrThrow, readSvcrcFile } from './load-svcrc';

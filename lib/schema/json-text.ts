@@ -82,12 +82,19 @@ class Scanner {
     if (char === "'") this.fail('strings must use double quotes');
     if (char === '-' || (char !== undefined && char >= '0' && char <= '9')) return this.scanNumber();
     for (const literal of ['true', 'false', 'null']) {
-      if (this.text.startsWith(literal, this.offset) && !/[A-Za-z0-9_$]/.test(this.text[this.offset + literal.length] ?? '')) {
+      if (
+        this.text.startsWith(literal, this.offset) &&
+        !/[A-Za-z0-9_$]/.test(this.text[this.offset + literal.length] ?? '')
+      ) {
         this.offset += literal.length;
         return;
       }
     }
-    this.fail(char === undefined ? 'unexpected end of file, expected a value' : `expected a value, found ${this.describeHere()}`);
+    this.fail(
+      char === undefined
+        ? 'unexpected end of file, expected a value'
+        : `expected a value, found ${this.describeHere()}`,
+    );
   }
 
   private scanObject(path: string): void {
@@ -110,7 +117,8 @@ class Scanner {
       if (seen.has(key)) this.duplicateKeys.push({ objectPath: path, key });
       seen.add(key);
       this.skipSpace();
-      if (this.peek() !== ':') this.fail(`expected ":" after property name ${JSON.stringify(key)}, found ${this.describeHere()}`);
+      if (this.peek() !== ':')
+        this.fail(`expected ":" after property name ${JSON.stringify(key)}, found ${this.describeHere()}`);
       this.offset++;
       this.skipSpace();
       this.scanValue(childPath(path, key));

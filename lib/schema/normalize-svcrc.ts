@@ -59,10 +59,23 @@ function toRelationModel(relation: ResolvedRelation): RelationModel {
 }
 
 function timestampColumn(name: string, kind: 'createdAt' | 'updatedAt' | 'deletedAt'): ColumnModel {
-  return { name, kind, type: 'timestamptz', nullable: kind === 'deletedAt', unique: false, readOnly: true, hidden: false };
+  return {
+    name,
+    kind,
+    type: 'timestamptz',
+    nullable: kind === 'deletedAt',
+    unique: false,
+    readOnly: true,
+    hidden: false,
+  };
 }
 
-function buildColumns(raw: RawEntity, fields: readonly FieldModel[], relations: readonly RelationModel[], idType: IdType): ColumnModel[] {
+function buildColumns(
+  raw: RawEntity,
+  fields: readonly FieldModel[],
+  relations: readonly RelationModel[],
+  idType: IdType,
+): ColumnModel[] {
   const columns: ColumnModel[] = [
     { name: 'id', kind: 'primary', type: idType, nullable: false, unique: true, readOnly: true, hidden: false },
   ];
@@ -99,7 +112,11 @@ function buildColumns(raw: RawEntity, fields: readonly FieldModel[], relations: 
 }
 
 /** Resolves `a.b.field` from `entity`: relation names followed, then the column on the last entity. */
-function resolveScopePath(path: string, entity: string, relationsOf: (entity: string) => readonly RelationModel[]): ScopePathModel {
+function resolveScopePath(
+  path: string,
+  entity: string,
+  relationsOf: (entity: string) => readonly RelationModel[],
+): ScopePathModel {
   const segments = path.split('.');
   const relations = segments.slice(0, -1);
   let fieldEntity = entity;
@@ -110,7 +127,11 @@ function resolveScopePath(path: string, entity: string, relationsOf: (entity: st
   return { path, relations, field, fieldEntity, contextKey: field };
 }
 
-function buildScope(raw: RawEntity, name: string, relationsOf: (entity: string) => readonly RelationModel[]): ScopeModel | null {
+function buildScope(
+  raw: RawEntity,
+  name: string,
+  relationsOf: (entity: string) => readonly RelationModel[],
+): ScopeModel | null {
   if (raw.scopeBy === undefined) return null;
   const entries = typeof raw.scopeBy === 'string' ? [raw.scopeBy] : raw.scopeBy;
   const enforceOn = raw.scopeOptions?.enforceOn;

@@ -16,7 +16,15 @@ import type {
   RawSvcrc,
 } from './raw-svcrc.types';
 
-export const FIELD_TYPES: readonly FieldType[] = ['text', 'integer', 'boolean', 'enum', 'timestamptz', 'json', 'decimal'];
+export const FIELD_TYPES: readonly FieldType[] = [
+  'text',
+  'integer',
+  'boolean',
+  'enum',
+  'timestamptz',
+  'json',
+  'decimal',
+];
 const ID_TYPES: readonly IdType[] = ['integer', 'uuid'];
 const RELATIONSHIP_TYPES: readonly RawRelationshipType[] = ['ManyToOne', 'OneToMany'];
 const ON_DELETE_ACTIONS: readonly RawOnDelete[] = ['CASCADE', 'SET NULL', 'RESTRICT'];

@@ -29,7 +29,10 @@ export interface RelationshipKey {
 
 type CompleteRelationship = Required<Pick<RawRelationship, 'from' | 'to' | 'type'>> & RawRelationship;
 
-export function isComplete(relationship: RawRelationship, entityNames: ReadonlySet<string>): relationship is CompleteRelationship {
+export function isComplete(
+  relationship: RawRelationship,
+  entityNames: ReadonlySet<string>,
+): relationship is CompleteRelationship {
   return (
     relationship.type !== undefined &&
     relationship.from !== undefined &&

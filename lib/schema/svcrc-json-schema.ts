@@ -49,7 +49,10 @@ export function instancePathToProblemPath(instancePath: string): string {
     .slice(1)
     .split('/')
     .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<string>((path, segment) => childPath(path, /^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment), '');
+    .reduce<string>(
+      (path, segment) => childPath(path, /^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment),
+      '',
+    );
 }
 
 function shown(value: unknown): string {
@@ -118,7 +121,5 @@ export function checkJsonSchema(value: unknown): SvcrcProblem[] {
   if (validate(value)) return [];
   const errors = validate.errors ?? [];
   const wrongType = new Set(errors.filter((error) => error.keyword === 'type').map((error) => error.instancePath));
-  return errors
-    .filter((error) => error.keyword === 'type' || !wrongType.has(error.instancePath))
-    .map(toProblem);
+  return errors.filter((error) => error.keyword === 'type' || !wrongType.has(error.instancePath)).map(toProblem);
 }
