@@ -1,0 +1,195 @@
+import { parseSvcrc, type SvcrcProblem } from '../../lib/schema';
+
+function problems(doc: unknown): SvcrcProblem[] {
+  const result = parseSvcrc(JSON.stringify(doc));
+  return result.ok ? [] : [...result.problems];
+}
+
+const auth = {
+  version: 2,
+  auth: { userEntity: 'User', sessionEntity: 'Session', accountUserEntity: 'Membership' },
+  entities: [
+    {
+      name: 'User',
+      fields: [
+        { name: 'email', type: 'text', unique: true },
+        { name: 'password', type: 'text', is_password: true },
+      ],
+    },
+    { name: 'Session' },
+    { name: 'Membership' },
+    { name: 'Organization' },
+  ],
+  relationships: [
+    { from: 'Session', to: 'User', type: 'ManyToOne' },
+    { from: 'Membership', to: 'User', type: 'ManyToOne' },
+    { from: 'Membership', to: 'Organization', type: 'ManyToOne' },
+  ],
+};
+
+describe('semantic checks', () => {
+  it('accepts a minimal auth setup', () => {
+    expect(problems(auth)).toEqual([]);
+  });
+
+  it('needs the account-user entity to link users and hold the organization field', () => {
+    expect(problems({ ...auth, relationships: [auth.relationships[0]] })).toEqual([
+      {
+        path: 'auth.accountUserEntity',
+        message: 'Membership needs a many-to-one relationship to the user entity User',
+      },
+      {
+        path: 'auth.accountUserEntity',
+        message:
+          'Membership needs the organization field "organizationId" (a field, or the foreign key of a many-to-one relation)',
+      },
+    ]);
+  });
+
+  it('honours a custom organizationField', () => {
+    expect(problems({ ...auth, auth: { ...auth.auth, organizationField: 'workspaceId' } })).toEqual([
+      {
+        path: 'auth.accountUserEntity',
+        message:
+          'Membership needs the organization field "workspaceId" (a field, or the foreign key of a many-to-one relation)',
+      },
+    ]);
+  });
+
+  it('needs sessions to belong to users, and distinct auth entities', () => {
+    expect(problems({ ...auth, relationships: auth.relationships.slice(1) })).toEqual([
+      { path: 'auth.sessionEntity', message: 'Session needs a many-to-one relationship to the user entity User' },
+    ]);
+    expect(problems({ ...auth, auth: { ...auth.auth, sessionEntity: 'User' } })).toEqual([
+      { path: 'auth.sessionEntity', message: 'must differ from auth.userEntity ("User")' },
+    ]);
+  });
+
+  it('needs a text email on the user entity', () => {
+    const entities = [
+      { name: 'User', fields: [{ name: 'password', type: 'text', is_password: true }] },
+      ...auth.entities.slice(1),
+    ];
+    expect(problems({ ...auth, entities })).toEqual([
+      { path: 'auth.userEntity', message: 'User needs a text field "email" to log in with' },
+    ]);
+  });
+
+  it('reports reserved entity names and duplicate scope paths', () => {
+    expect(
+      problems({
+        version: 2,
+        entities: [
+          { name: 'Date' },
+          { name: 'Note', fields: [{ name: 'ownerId', type: 'integer' }], scopeBy: ['ownerId', 'ownerId'] },
+        ],
+      }),
+    ).toEqual([
+      { path: 'entities[0].name', message: '"Date" is reserved: generated code uses a class of that name' },
+      { path: 'entities[1].scopeBy[1]', message: 'duplicate scope path "ownerId"' },
+    ]);
+  });
+
+  it('names the key to set when two derived relation names collide', () => {
+    expect(
+      problems({
+        version: 2,
+        entities: [{ name: 'Task' }, { name: 'User' }],
+        relationships: [
+          { from: 'Task', to: 'User', type: 'ManyToOne', name: 'assignee' },
+          { from: 'Task', to: 'User', type: 'ManyToOne', name: 'reviewer' },
+        ],
+      }),
+    ).toEqual([
+      {
+        path: 'relationships[1].inverseName',
+        message: 'User already has a relation "tasks" (from relationships[0]); set "inverseName" to name it',
+      },
+    ]);
+  });
+
+  it('checks password field options', () => {
+    expect(
+      problems({
+        version: 2,
+        entities: [
+          {
+            name: 'User',
+            fields: [{ name: 'secret', type: 'text', is_password: true, is_email: true, unique: true, default: 'x' }],
+          },
+        ],
+      }),
+    ).toEqual([
+      { path: 'entities[0].fields[0].is_password', message: 'a field cannot be both is_email and is_password' },
+      { path: 'entities[0].fields[0].unique', message: 'an is_password field cannot be unique: its hashes are salted' },
+      { path: 'entities[0].fields[0].default', message: 'an is_password field cannot have a default' },
+    ]);
+  });
+
+  it('accepts defaults of every type', () => {
+    expect(
+      problems({
+        version: 2,
+        entities: [
+          {
+            name: 'Thing',
+            fields: [
+              { name: 'a', type: 'text', default: '' },
+              { name: 'b', type: 'integer', default: -2147483648 },
+              { name: 'c', type: 'boolean', default: false },
+              { name: 'd', type: 'decimal', default: '-12.50', precision: 4, scale: 2 },
+              { name: 'e', type: 'timestamptz', default: 'now' },
+              { name: 'f', type: 'timestamptz', default: '2025-01-31T12:00:00.000+01:00' },
+              { name: 'g', type: 'enum', values: ['x'], default: 'x' },
+              { name: 'h', type: 'json', default: [1, { a: null }] },
+              { name: 'i', type: 'text', nullable: true, default: null },
+            ],
+          },
+        ],
+      }),
+    ).toEqual([]);
+  });
+
+  it('rejects an integer default outside 32 bits and a scale without precision', () => {
+    expect(
+      problems({
+        version: 2,
+        entities: [
+          {
+            name: 'Thing',
+            fields: [
+              { name: 'b', type: 'integer', default: 2147483648 },
+              { name: 'd', type: 'decimal', scale: 2 },
+            ],
+          },
+        ],
+      }),
+    ).toEqual([
+      { path: 'entities[0].fields[0].default', message: 'must fit a 32-bit integer (got 2147483648)' },
+      { path: 'entities[0].fields[1].scale', message: 'needs "precision" as well' },
+    ]);
+  });
+
+  it('stays quiet about what follows from a problem already reported', () => {
+    // A misspelt entity name: no cascade through its scope paths and joins.
+    expect(
+      problems({
+        version: 2,
+        entities: [
+          { name: 'Project', fields: [{ name: 'organizationId', type: 'integer' }] },
+          { name: 'Task', scopeBy: 'project.organizationId', joins: ['project'] },
+        ],
+        relationships: [{ from: 'Tsk', to: 'Project', type: 'ManyToOne' }],
+      }),
+    ).toEqual([{ path: 'relationships[0].from', message: 'unknown entity "Tsk" (did you mean "Task"?)' }]);
+    // entities of the wrong type: no "unknown entity" for every reference.
+    expect(
+      problems({
+        version: 2,
+        entities: {},
+        relationships: [{ from: 'A', to: 'B', type: 'ManyToOne' }],
+        auth: { userEntity: 'A' },
+      }),
+    ).toEqual([{ path: 'entities', message: 'must be an array (got {})' }]);
+  });
+});
