@@ -1,0 +1,118 @@
+/**
+ * `resource` (alias `svc-resource`): generates `<sourceRoot>/autogen/**` and `<sourceRoot>/guards/**`
+ * from `.svcrc`, safely: unchanged files are left alone, hand-edited ones are refused, files of
+ * removed entities are deleted, `extensions/` is never touched.
+ *
+ * The files come from TypeScript emitters (`emit/*.emitter.ts`) rather than templates: import
+ * lists depend on which decorators a file uses, and lines wrap the way Prettier wraps them, which
+ * templates cannot express without becoming unreadable; emitters keep the output byte-exact and
+ * deterministic.
+ */
+import {
+  chain,
+  noop,
+  type Rule,
+  type SchematicContext,
+  SchematicsException,
+  type Tree,
+} from '@angular-devkit/schematics';
+import { posix } from 'node:path';
+import type { EntityModel, ServiceModel } from '../../lib/schema/model';
+import { toKebabCase } from '../../lib/schema/naming';
+import { parseSvcrc } from '../../lib/schema/parse-svcrc';
+import { formatProblemPath } from '../../lib/schema/svcrc.errors';
+import { buildPlan, type GenerationPlan, nameCollisions } from './plan';
+import type { ResourceSchema } from './resource.schema';
+import { planSync, refuseHandEdits, removeOrphans, type SyncOptions, writeGeneratedFiles, writeManifest } from './sync';
+
+interface NormalizedOptions {
+  readonly model: ServiceModel;
+  readonly plan: GenerationPlan;
+  readonly sync: SyncOptions;
+}
+
+/** The `.svcrc` of the tree, normalized by the one reader of `lib/schema`. */
+export function readModel(tree: Tree, schemaPath: string): ServiceModel {
+  const text = tree.read(schemaPath)?.toString('utf8');
+  if (text === undefined) {
+    throw new SchematicsException(`${schemaPath} not found in ${process.cwd()}; create it (svc init, or nest add @svc/nest) or pass --schema.`);
+  }
+  const result = parseSvcrc(text);
+  if (!result.ok) {
+    const problems = result.problems.map((problem) => `  - ${formatProblemPath(problem.path)}: ${problem.message}`).join('\n');
+    throw new SchematicsException(`${schemaPath} is invalid (${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}):\n${problems}`);
+  }
+  return result.model;
+}
+
+/** The entity `wanted` names: its name in any case, or its kebab-case (`nest g` kebab-cases names), or its route. */
+export function selectEntity(model: ServiceModel, wanted: string): EntityModel {
+  const lower = wanted.trim().toLowerCase();
+  const kebab = toKebabCase(wanted.trim());
+  const found = model.entities.find(
+    (entity) => entity.name.toLowerCase() === lower || entity.fileName === kebab || entity.fileName === lower || entity.route === lower,
+  );
+  if (found === undefined) {
+    const known = model.entities.map((entity) => entity.name).join(', ') || '(none)';
+    throw new SchematicsException(`Unknown entity "${wanted}" in .svcrc. Known entities: ${known}.`);
+  }
+  return found;
+}
+
+/** Relative imports need `.js` in ECMAScript-module projects. */
+function isEsmProject(tree: Tree, dir: string): boolean {
+  for (const path of [posix.join(dir, 'package.json'), 'package.json']) {
+    const text = tree.read(path)?.toString('utf8');
+    if (text === undefined) continue;
+    try {
+      return (JSON.parse(text) as { type?: string }).type === 'module';
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+/**
+ * `--force` of the schematics CLI is consumed by the CLI itself (it lets writes replace existing
+ * files) and never reaches the schematic's options; honour it too.
+ */
+function workflowForce(context: SchematicContext): boolean {
+  const workflow = context.engine.workflow as { _force?: unknown } | null;
+  return workflow?._force === true;
+}
+
+function normalizeOptions(options: ResourceSchema, tree: Tree, context: SchematicContext): NormalizedOptions {
+  const schemaPath = posix.normalize((options.schema ?? '.svcrc').replace(/\\/g, '/')).replace(/^\/+/, '');
+  const model = readModel(tree, schemaPath);
+  const collisions = nameCollisions(model);
+  if (collisions.length > 0) {
+    throw new SchematicsException(`${schemaPath} cannot be generated:\n${collisions.map((problem) => `  - ${problem}`).join('\n')}`);
+  }
+  const wanted = options.entity ?? options.name;
+  const entity = wanted === undefined || wanted === '' ? undefined : selectEntity(model, wanted);
+  const schemaDir = posix.dirname(schemaPath);
+  const sourceRoot = options.sourceRoot ?? posix.join(schemaDir, model.rootFolder);
+  const plan = buildPlan(model, {
+    sourceRoot,
+    entity,
+    importExtension: isEsmProject(tree, schemaDir) ? '.js' : '',
+  });
+  return { model, plan, sync: { force: options.force === true || workflowForce(context), removeOrphans: entity === undefined } };
+}
+
+function syncGeneratedFiles({ plan, sync }: NormalizedOptions): Rule {
+  return (tree) => {
+    const actions = planSync(tree, plan, sync);
+    return chain([
+      refuseHandEdits(actions, sync),
+      writeGeneratedFiles(actions),
+      sync.removeOrphans ? removeOrphans(actions) : noop(),
+      writeManifest(plan, actions),
+    ]);
+  };
+}
+
+export function main(options: ResourceSchema): Rule {
+  return (tree, context) => syncGeneratedFiles(normalizeOptions(options, tree, context));
+}
