@@ -1,0 +1,195 @@
+// ora (reached through @angular-devkit/schematics' package-manager task) is an ECMAScript module
+// jest cannot load here; no test installs packages.
+jest.mock('ora', () => ({ __esModule: true, default: () => ({}) }));
+
+import { logging } from '@angular-devkit/core';
+import type { UnitTestTree } from '@angular-devkit/schematics/testing';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { shortHash } from '../../schematics/utils/generated-file';
+import { bodyOf, changedPaths, committedTree, generate, nestNewTree, readText, REPO_ROOT, snapshot, testRunner } from './helpers';
+
+const goldenSvcrc = readFileSync(join(REPO_ROOT, 'test', 'apps', 'crud', '.svcrc'), 'utf8');
+const golden = JSON.parse(goldenSvcrc) as {
+  entities: { name: string; fields: Record<string, unknown>[] }[];
+  relationships: { from: string; to: string }[];
+};
+
+const TASK_ENTITY = '/src/autogen/tasks/task.entity.ts';
+const MANIFEST = '/src/autogen/.svc-manifest.json';
+
+/** The golden `.svcrc` with a field added to Task. */
+function withTaskField(): object {
+  const copy = structuredClone(golden);
+  copy.entities.find((entity) => entity.name === 'Task')?.fields.push({ name: 'points', type: 'integer', nullable: true });
+  return copy;
+}
+
+/** The golden `.svcrc` without LoanItem. */
+function withoutLoanItem(): object {
+  const copy = structuredClone(golden);
+  copy.entities = copy.entities.filter((entity) => entity.name !== 'LoanItem');
+  return copy;
+}
+
+function editBody(tree: UnitTestTree, path: string, edit: (body: string) => string): void {
+  tree.overwrite(path, readText(tree, path).replace(/\n\n([\s\S]*)$/, (_, body: string) => `\n\n${edit(body)}`));
+}
+
+describe('regeneration', () => {
+  let first: UnitTestTree;
+  beforeEach(async () => {
+    first = await generate(await nestNewTree('cjs'), goldenSvcrc);
+  });
+
+  it('is byte-identical and makes no change when .svcrc did not change', async () => {
+    const again = await generate(first);
+    expect(again.actions).toEqual([]);
+    expect(snapshot(again)).toEqual(snapshot(first));
+  });
+
+  it('generates the same bytes from scratch and incrementally', async () => {
+    const incremental = await generate(first, withTaskField());
+    const scratch = await generate(await nestNewTree('cjs'), withTaskField());
+    const generated = (tree: UnitTestTree) => new Map([...snapshot(tree)].filter(([path]) => /\/(autogen|guards)\//.test(path)));
+    expect(generated(incremental)).toEqual(generated(scratch));
+  });
+
+  it('rewrites only files whose content changed: every header gets the new source-hash, only Task bodies change', async () => {
+    const next = await generate(first, withTaskField());
+    const changed = changedPaths(snapshot(first), snapshot(next));
+    const generatedFiles = first.files.filter((path) => path.endsWith('.ts') && /\/(autogen|guards)\//.test(path));
+    expect(changed).toEqual(['/.svcrc', MANIFEST, ...generatedFiles].sort());
+    const bodyChanged = generatedFiles.filter((path) => bodyOf(readText(first, path)) !== bodyOf(readText(next, path)));
+    expect(bodyChanged.sort()).toEqual(['/src/autogen/svc.model.ts', '/src/autogen/tasks/task.dto.ts', TASK_ENTITY]);
+    expect(bodyOf(readText(next, TASK_ENTITY))).toContain('  points!: number | null;\n');
+  });
+
+  describe('hand edits', () => {
+    it('refuses to overwrite a file whose body no longer matches its content-hash, naming it', async () => {
+      editBody(first, TASK_ENTITY, (body) => body.replace('title!: string;', 'title!: string; // mine'));
+      await expect(generate(first, withTaskField())).rejects.toThrow(
+        'Refusing to regenerate: these generated files were edited by hand and would lose the edits:\n' +
+          '  - src/autogen/tasks/task.entity.ts: edited by hand (its body no longer matches its content-hash)\n' +
+          'Move custom code to src/extensions/ (or change .svcrc) and restore the files, or run again with --force to overwrite them.',
+      );
+    });
+
+    it('refuses even when .svcrc did not change, and names every edited file', async () => {
+      editBody(first, TASK_ENTITY, (body) => `${body}// note\n`);
+      editBody(first, '/src/guards/guards.module.ts', (body) => `${body}// note\n`);
+      const error = await generate(first).catch((caught: Error) => caught);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toContain('  - src/autogen/tasks/task.entity.ts: edited by hand');
+      expect((error as Error).message).toContain('  - src/guards/guards.module.ts: edited by hand');
+    });
+
+    it('changes nothing at all when it refuses', async () => {
+      editBody(first, TASK_ENTITY, (body) => `${body}// note\n`);
+      const input = committedTree(first);
+      await expect(testRunner().runSchematic('resource', {}, input)).rejects.toThrow('Refusing to regenerate');
+      expect(input.actions).toEqual([]);
+    });
+
+    it('detects a removed header and a file that was never generated', async () => {
+      first.overwrite(TASK_ENTITY, bodyOf(readText(first, TASK_ENTITY)));
+      first.overwrite('/src/autogen/tasks/task.dto.ts', 'export const mine = 1;\n');
+      const error = (await generate(first).catch((caught: Error) => caught)) as Error;
+      expect(error.message).toContain('  - src/autogen/tasks/task.dto.ts: it was not generated by @svc/nest (no generated header)');
+      expect(error.message).toContain('  - src/autogen/tasks/task.entity.ts: it was not generated by @svc/nest (no generated header)');
+    });
+
+    it('detects an edit whose header hash was updated too, through the manifest', async () => {
+      const text = readText(first, TASK_ENTITY);
+      const body = `${bodyOf(text)}// note\n`;
+      const lines = text.split('\n');
+      first.overwrite(TASK_ENTITY, [lines[0], lines[1], `// content-hash: ${shortHash(body)}`, '', body].join('\n'));
+      await expect(generate(first)).rejects.toThrow(/src\/autogen\/tasks\/task\.entity\.ts: its content-hash \w{12} differs from the manifest's \w{12}/);
+    });
+
+    it('--force overwrites hand-edited files and says which', async () => {
+      editBody(first, TASK_ENTITY, (body) => `${body}// note\n`);
+      const warnings: string[] = [];
+      const subscription = testRunner().logger.subscribe((entry: logging.LogEntry) => {
+        if (entry.level === 'warn') warnings.push(entry.message);
+      });
+      const forced = await generate(first, withTaskField(), { force: true });
+      subscription.unsubscribe();
+      const fresh = await generate(await nestNewTree('cjs'), withTaskField());
+      expect(readText(forced, TASK_ENTITY)).toBe(readText(fresh, TASK_ENTITY));
+      expect(warnings.join('\n')).toContain('--force: overwriting or deleting generated files that were edited by hand:\n  - src/autogen/tasks/task.entity.ts');
+    });
+
+    it('treats a CRLF checkout of an unchanged file as unchanged', async () => {
+      first.overwrite(TASK_ENTITY, readText(first, TASK_ENTITY).replace(/\n/g, '\r\n'));
+      const again = await generate(first);
+      expect(again.actions).toEqual([]);
+    });
+  });
+
+  describe('entities removed from .svcrc', () => {
+    it('deletes their files and drops them from the module and the manifest', async () => {
+      const next = await generate(first, withoutLoanItem());
+      expect(next.files.filter((path) => path.includes('loan-item'))).toEqual([]);
+      expect(readText(next, '/src/autogen/autogen.module.ts')).not.toContain('LoanItem');
+      expect(readText(next, MANIFEST)).not.toContain('loan-item');
+    });
+
+    it('deletes generated files the manifest lost track of', async () => {
+      first.overwrite(MANIFEST, '{ "generator": "@svc/nest", "sourceHash": "", "files": {} }\n');
+      const next = await generate(first, withoutLoanItem());
+      expect(next.files.filter((path) => path.includes('loan-item'))).toEqual([]);
+    });
+
+    it('refuses to delete a hand-edited one, unless --force', async () => {
+      editBody(first, '/src/autogen/loan-items/loan-item.service.ts', (body) => `${body}// mine\n`);
+      await expect(generate(first, withoutLoanItem())).rejects.toThrow(
+        '  - src/autogen/loan-items/loan-item.service.ts (to delete: no longer generated): edited by hand',
+      );
+      const forced = await generate(first, withoutLoanItem(), { force: true });
+      expect(forced.exists('/src/autogen/loan-items/loan-item.service.ts')).toBe(false);
+    });
+
+    it('keeps files that do not look generated (an app file inside autogen/)', async () => {
+      first.create('/src/autogen/loan-items/notes.md', 'mine\n');
+      first.create('/src/autogen/custom.ts', 'export const mine = 1;\n');
+      const next = await generate(first, withoutLoanItem());
+      expect(readText(next, '/src/autogen/loan-items/notes.md')).toBe('mine\n');
+      expect(readText(next, '/src/autogen/custom.ts')).toBe('export const mine = 1;\n');
+    });
+
+    it('does not delete anything in a --entity run, and keeps the other manifest entries', async () => {
+      const next = await generate(first, withoutLoanItem(), { entity: 'Task' });
+      expect(next.exists('/src/autogen/loan-items/loan-item.entity.ts')).toBe(true);
+      const manifest = JSON.parse(readText(next, MANIFEST)) as { files: Record<string, string> };
+      expect(Object.keys(manifest.files)).toEqual(Object.keys(JSON.parse(readText(first, MANIFEST)).files));
+    });
+  });
+
+  describe('src/extensions/', () => {
+    it('is never written nor deleted, even when the manifest lists it or a file there looks generated', async () => {
+      const sneaky = readText(first, '/src/autogen/loan-items/loan-item.service.ts');
+      first.create('/src/extensions/loan-item.service.ts', sneaky);
+      first.create('/src/extensions/tasks.controller.ts', 'export class TasksExtension {}\n');
+      const manifest = JSON.parse(readText(first, MANIFEST)) as { files: Record<string, string> };
+      manifest.files['src/extensions/loan-item.service.ts'] = 'aaaaaaaaaaaa';
+      first.overwrite(MANIFEST, JSON.stringify(manifest));
+      const before = snapshot(first);
+      const next = await generate(first, withoutLoanItem(), { force: true });
+      const after = snapshot(next);
+      for (const path of [...before.keys()].filter((file) => file.startsWith('/src/extensions/'))) {
+        expect(after.get(path)).toBe(before.get(path));
+      }
+      expect(changedPaths(before, after).filter((path) => path.startsWith('/src/extensions/'))).toEqual([]);
+    });
+  });
+
+  describe('the manifest', () => {
+    it('refuses an unreadable manifest, and --force rebuilds it', async () => {
+      first.overwrite(MANIFEST, '{ not json');
+      await expect(generate(first)).rejects.toThrow(/src\/autogen\/\.svc-manifest\.json is not a valid manifest .*delete it or run again with --force/);
+      const forced = await generate(first, undefined, { force: true });
+      expect(readText(forced, MANIFEST)).toBe(readText(await generate(await nestNewTree('cjs'), goldenSvcrc), MANIFEST));
+    });
+  });
+});
