@@ -23,10 +23,22 @@ export function key(name: string): string {
   return IDENTIFIER.test(name) ? name : str(name);
 }
 
+/**
+ * `key: value`. A string literal value moves to the next line when it does not fit, unless the key
+ * is a short identifier (Prettier's "break-after-operator" layout and its short-key exception).
+ */
+function property(name: string, value: Doc): Doc {
+  const printedKey = key(name);
+  const isStringLiteral = typeof value === 'string' && (value.startsWith("'") || value.startsWith('"'));
+  const shortKey = printedKey === name && name.length < 6;
+  if (!isStringLiteral || shortKey) return [printedKey, ': ', value];
+  return [printedKey, ':', group(indent([line, value]))];
+}
+
 /** `{ a: 1, b: 2 }`, or one entry per line when it does not fit (or `expand`). */
 export function objectDoc(entries: readonly (readonly [string, Doc])[], expand = false): Doc {
   if (entries.length === 0) return '{}';
-  const printed = entries.map(([name, value]) => [key(name), ': ', value]);
+  const printed = entries.map(([name, value]) => property(name, value));
   return group(['{', indent([line, join([',', line], printed)]), ifBreak(','), line, '}'], expand);
 }
 
@@ -68,8 +80,19 @@ export function call(callee: string, args: readonly Doc[]): Doc {
   return group([callee, '(', indent([softline, join([',', line], args)]), ifBreak(','), softline, ')']);
 }
 
-/** `import { a, type B } from 'module';` */
+/** `(param) => body`, the body on the next line when it does not fit. */
+export function arrow(param: string, body: string): Doc {
+  return group([`(${param}) =>`, indent([line, body])]);
+}
+
+/** `export type Name = type;`, the type on the next line when it does not fit. */
+export function typeAlias(name: string, type: string): Doc {
+  return group([`export type ${name} =`, indent([line, `${type};`])]);
+}
+
+/** `import { a, type B } from 'module';`; Prettier never breaks an import of a single name. */
 export function importDecl(names: readonly string[], from: string): Doc {
+  if (names.length === 1) return `import { ${names[0]} } from ${str(from)};`;
   return group(['import {', indent([line, join([',', line], names)]), ifBreak(','), line, '} from ', str(from), ';']);
 }
 

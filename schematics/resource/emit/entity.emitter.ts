@@ -1,7 +1,7 @@
 /** `<route>/<file>.entity.ts`: the TypeORM entity, documented for OpenAPI. */
 import type { ColumnModel, EntityModel, RelationModel } from '../../../lib/schema/model';
 import { type Doc, hardline, indent, join, print } from '../../utils/doc';
-import { arrayDoc, call, importDecl, objectDoc, sortNames, str } from '../../utils/ts-docs';
+import { arrayDoc, arrow, call, importDecl, objectDoc, sortNames, str, typeAlias } from '../../utils/ts-docs';
 import { columnOptions, entityApiProperty, entityPropertyType } from './column-docs';
 import { type EntityEmitContext, entityFileStem, enumConstName, enumFields, enumTypeName, findEntity } from './emit-context';
 
@@ -37,7 +37,7 @@ function relationMember(relation: RelationModel, typeorm: Set<string>, ctx: Enti
   const target = findEntity(ctx.model, relation.target);
   const parameter = target.propertyName;
   const lazyTarget = `() => ${target.name}`;
-  const inverse = `(${parameter}) => ${parameter}.${relation.inverseName}`;
+  const inverse = arrow(parameter, `${parameter}.${relation.inverseName}`);
   if (relation.kind === 'one-to-many') {
     typeorm.add('OneToMany');
     return [call('@OneToMany', [lazyTarget, inverse]), hardline, `${relation.name}?: ${target.name}[];`];
@@ -85,7 +85,7 @@ export function emitEntity(ctx: EntityEmitContext): string {
       arrayDoc((field.values ?? []).map((value) => str(value))),
       ' as const;',
       hardline,
-      `export type ${enumTypeName(entity, field)} = (typeof ${constant})[number];`,
+      typeAlias(enumTypeName(entity, field), `(typeof ${constant})[number]`),
     ];
   });
   const classDoc: Doc = [
