@@ -46,4 +46,4 @@ export * from './database';
 export { HealthModule, HealthController, DatabaseHealthIndicator } from './health';
 
 // Schema model
-export * from './schema/model';
+export * from './schema';

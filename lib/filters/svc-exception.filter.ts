@@ -1,7 +1,9 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Inject, Logger, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { classifyDatabaseError } from '../database/database-errors';
 import { QueryError } from '../query/query.error';
+import type { ServiceModel } from '../schema/model';
+import { SVC_MODEL } from '../svc.constants';
 import { type ErrorBody, errorBody, reasonPhrase } from './error-body';
 
 /** What body-parser attaches to the errors it raises. */
@@ -24,7 +26,10 @@ function isBodyParserError(error: unknown): error is BodyParserError {
 export class SvcExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('SvcExceptionFilter');
 
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Optional() @Inject(SVC_MODEL) private readonly model?: ServiceModel,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const body = this.toBody(exception);
@@ -39,7 +44,7 @@ export class SvcExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) return fromHttpException(exception);
     if (exception instanceof QueryError) return errorBody(HttpStatus.BAD_REQUEST, exception.message);
     if (isBodyParserError(exception)) return fromBodyParser(exception);
-    const database = classifyDatabaseError(exception);
+    const database = classifyDatabaseError(exception, this.model);
     if (database) return errorBody(database.status, database.message, database.errors ? { errors: database.errors } : {});
     return errorBody(HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error');
   }
