@@ -70,8 +70,8 @@ export function packageCollectionPath(): string {
 export async function runResourceSchematic(options: RunResourceSchematicOptions): Promise<RunResourceSchematicResult> {
   const root = resolve(options.cwd);
   const workflow = new NodeWorkflow(root, {
-    // The schematic decides about existing files itself (hand-edit detection); the sink may replace them.
-    force: true,
+    // The workflow's force is what the schematic reads for `npx schematics ... --force`; ours is an option.
+    force: false,
     dryRun: options.dryRun === true,
     resolvePaths: [root, __dirname],
     schemaValidation: true,

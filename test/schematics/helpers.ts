@@ -38,10 +38,18 @@ function sourceCollectionPath(): string {
   return path;
 }
 
+let sourceCollection: string | undefined;
+
+/** A copy of collection.json whose factories are the TypeScript sources. */
+export function testCollectionPath(): string {
+  sourceCollection ??= sourceCollectionPath();
+  return sourceCollection;
+}
+
 let runner: SchematicTestRunner | undefined;
 
 export function testRunner(): SchematicTestRunner {
-  runner ??= new SchematicTestRunner('@svc/nest', sourceCollectionPath());
+  runner ??= new SchematicTestRunner('@svc/nest', testCollectionPath());
   return runner;
 }
 
