@@ -20,7 +20,7 @@ describe('runResourceSchematic', () => {
     writeFileSync(join(PROJECT, 'package.json'), '{ "name": "host" }\n');
     writeFileSync(join(PROJECT, '.svcrc'), goldenSvcrc);
   });
-  afterAll(() => rmSync(join(PROJECT, '..'), { recursive: true, force: true }));
+  afterAll(() => rmSync(PROJECT, { recursive: true, force: true }));
 
   it('writes the files and reports each change; a second run changes nothing', async () => {
     const first = await run();
