@@ -7,6 +7,7 @@ export { IS_PUBLIC_KEY, SKIP_SCOPE_KEY, SVC_MODEL } from './svc.constants';
 
 // CRUD
 export { CrudService } from './crud/crud.service';
+export { createCrudRequest, type CreateCrudRequestOptions } from './crud/create-crud-request';
 export type { RootCondition } from './crud/read.executor';
 export type { AliasedEntity, SqlContext } from './crud/sql-context';
 export type { AuthContext } from './interfaces/auth-context.interface';

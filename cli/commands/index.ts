@@ -1,10 +1,13 @@
 /** Every `svc` command. Adding one: a file in this folder, and a line in each list that needs it. */
 import type { SvcCommand } from '../svc-command';
+import { loginCommand } from './login.command';
+import { logoutCommand } from './logout.command';
 import { schemaValidateCommand } from './schema-validate.command';
+import { whoamiCommand } from './whoami.command';
 
 /** Groups of commands (`svc schema ...`), with their help text. */
 export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   schema: 'Work with the .svcrc schema file',
 };
 
-export const COMMANDS: readonly SvcCommand[] = [schemaValidateCommand];
+export const COMMANDS: readonly SvcCommand[] = [loginCommand, logoutCommand, whoamiCommand, schemaValidateCommand];

@@ -1,0 +1,19 @@
+import type { AuthContext } from '../interfaces/auth-context.interface';
+import type { CrudRequest } from '../interfaces/crud-request.interface';
+import { parseQuery } from '../query/parse-query';
+
+export interface CreateCrudRequestOptions {
+  /** The caller on whose behalf the call runs; null for system work (no scope applies). Default null. */
+  auth?: AuthContext | null;
+  /** Skip tenant scope checks. Default false. */
+  skipScope?: boolean;
+}
+
+/**
+ * A `CrudRequest` for calling a generated service from your own code, with the
+ * query written exactly as on the wire: `createCrudRequest('sort=created_at,DESC&limit=20')`.
+ * Throws `QueryError` for a malformed query string.
+ */
+export function createCrudRequest(queryString = '', options: CreateCrudRequestOptions = {}): CrudRequest {
+  return { query: parseQuery(queryString), auth: options.auth ?? null, skipScope: options.skipScope ?? false };
+}
