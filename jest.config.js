@@ -28,6 +28,7 @@ const esmPackages = [
   '@tokenizer',
   'uint8array-extras',
   'load-esm',
+  'yoctocolors',
 ];
 
 module.exports = {

@@ -32,6 +32,20 @@ const RESERVED_ENTITY_NAMES = new Set([
   'Query',
   'Request',
   'Response',
+  // Imported by generated controllers, entities and DTOs.
+  'Allow',
+  'Body',
+  'Delete',
+  'Get',
+  'HttpCode',
+  'HttpStatus',
+  'Page',
+  'Param',
+  'Patch',
+  'Post',
+  'Put',
+  'Relation',
+  'Type',
 ]);
 
 /** Routes the service itself serves. */

@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { Test } from '@nestjs/testing';
+import { configureSvcApp } from '@svc/nest';
+import type { INestApplication } from '@nestjs/common';
+import request from 'supertest';
+import { AppModule } from '../../sample/01-lending-library/src/app.module';
+import { runResourceSchematic } from '../../schematics/run-schematic';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases';
+
+const SAMPLE = join(__dirname, '..', '..', 'sample', '01-lending-library');
+
+describe('sample/01-lending-library', () => {
+  it('commits exactly what the generator produces from its .svcrc', async () => {
+    const result = await runResourceSchematic({ cwd: SAMPLE, dryRun: true, collection: join(__dirname, '..', '..', 'collection.json') });
+    expect(result).toEqual({ ok: true, changes: [] });
+  });
+
+  describe.each(DATABASE_KINDS)('on %s', (kind) => {
+    let app: INestApplication;
+    let database: TestDatabase;
+    const saved = { ...process.env };
+
+    beforeAll(async () => {
+      database = await createTestDatabase(kind);
+      Object.assign(process.env, database.env);
+      const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+      app = moduleRef.createNestApplication({ logger: ['error', 'warn'] });
+      configureSvcApp(app);
+      await app.init();
+    });
+    afterAll(async () => {
+      await app?.close();
+      await database?.drop();
+      process.env = saved;
+    });
+
+    it('serves the generated CRUD API and the hand-written audit routes', async () => {
+      const http = () => request(app.getHttpServer());
+      const branch = await http().post('/branches').send({ name: 'Central', city: 'Lyon', openingHours: { mon: '9-18' } }).expect(201);
+      const member = await http().post('/members').send({ fullName: 'Ada Lovelace', email: 'ada@example.com' }).expect(201);
+      expect(member.body).toMatchObject({ tier: 'basic', active: true, balance: '0.00' });
+      const copy = await http().post('/book-copies').send({ title: 'Dune', author: 'Frank Herbert', branchId: branch.body.id }).expect(201);
+      await http()
+        .post('/loans')
+        .send({ dueAt: '2026-12-01T00:00:00Z', memberId: member.body.id, bookCopyId: copy.body.id })
+        .expect(201);
+      const loans = await http().get('/members?join=loans&join=loans.bookCopy||title').expect(400);
+      expect(loans.body.message).toMatch(/not joinable/);
+      const withLoans = await http().get('/members?join=loans').expect(200);
+      expect(withLoans.body.data[0].loans).toHaveLength(1);
+      const search = await http().get('/book-copies?join=branch||name&filter=author||$contL||herbert').expect(200);
+      expect(search.body.data).toEqual([expect.objectContaining({ title: 'Dune', branch: { id: branch.body.id, name: 'Central' } })]);
+      await http().delete(`/book-copies/${copy.body.id}`).expect(204);
+      await http().patch(`/book-copies/${copy.body.id}/recover`).expect(200);
+
+      await http().get('/audit-events').expect(404);
+      await http().post('/audit-events').send({ action: 'loan.created', details: { loan: 1 } }).expect(201);
+      const recent = await http().get('/audit-events/recent').expect(200);
+      expect(recent.body).toEqual([expect.objectContaining({ action: 'loan.created' })]);
+    });
+  });
+});
