@@ -3,6 +3,8 @@ import type { SvcCommand } from '../svc-command';
 import { loginCommand } from './login.command';
 import { logoutCommand } from './logout.command';
 import { schemaValidateCommand } from './schema-validate.command';
+import { generateCommand } from './generate.command';
+import { initCommand } from './init.command';
 import { whoamiCommand } from './whoami.command';
 
 /** Groups of commands (`svc schema ...`), with their help text. */
@@ -10,4 +12,4 @@ export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   schema: 'Work with the .svcrc schema file',
 };
 
-export const COMMANDS: readonly SvcCommand[] = [loginCommand, logoutCommand, whoamiCommand, schemaValidateCommand];
+export const COMMANDS: readonly SvcCommand[] = [loginCommand, logoutCommand, whoamiCommand, schemaValidateCommand, initCommand, generateCommand];

@@ -1,0 +1,223 @@
+/**
+ * The files `svc init` writes before running the `nest-add` schematic, which then adds `.svcrc`,
+ * `src/extensions/README.md`, the svc scripts and the generated code. `main.ts` and
+ * `app.module.ts` start as `nest new` writes them, so that `nest-add` turns them into the same
+ * shape as in any other Nest application.
+ */
+
+export interface ProjectTemplateInput {
+  readonly name: string;
+  /** `@svc/nest` dependency spec: `^0.1.0`, or `file:/abs/path/svc-nest-0.1.0.tgz`. */
+  readonly svcPackageSpec: string;
+  /** Version ranges of the libraries, from `@svc/nest`'s own package.json. */
+  readonly versions: Readonly<Record<string, string>>;
+}
+
+/** Libraries a generated application imports directly (besides `@svc/nest`). */
+export const APP_DEPENDENCIES = [
+  '@nestjs/common',
+  '@nestjs/core',
+  '@nestjs/platform-express',
+  '@nestjs/swagger',
+  '@nestjs/typeorm',
+  'class-transformer',
+  'class-validator',
+  'pg',
+  'reflect-metadata',
+  'rxjs',
+  'typeorm',
+] as const;
+
+/** Pinned: TypeScript 7 has no compiler API (no ts-jest, no \`nest build\`). */
+export const APP_DEV_DEPENDENCIES: Readonly<Record<string, string>> = {
+  '@types/node': '^20.19.0',
+  typescript: '~6.0.3',
+};
+
+/** `rm -rf dist` that also works on Windows: stale output of deleted entities would be loaded by `svc migrate`. */
+const CLEAN_DIST = `node -e "require('node:fs').rmSync('dist',{recursive:true,force:true})"`;
+
+export function packageJson(input: ProjectTemplateInput): string {
+  const dependencies: Record<string, string> = { '@svc/nest': input.svcPackageSpec };
+  for (const name of APP_DEPENDENCIES) {
+    const range = input.versions[name];
+    if (range === undefined) throw new Error(`no version of ${name} in @svc/nest's package.json`);
+    dependencies[name] = range;
+  }
+  const sorted = Object.fromEntries(Object.entries(dependencies).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const manifest = {
+    name: input.name,
+    version: '0.1.0',
+    private: true,
+    description: 'REST backend generated from .svcrc by @svc/nest',
+    scripts: {
+      prebuild: CLEAN_DIST,
+      build: 'tsc -p tsconfig.build.json',
+      start: 'node dist/main.js',
+      'start:dev': 'svc dev',
+      'svc:generate': 'svc generate',
+      'svc:validate': 'svc schema validate',
+      'migrate:generate': 'svc migrate generate',
+      'migrate:run': 'svc migrate run',
+      'migrate:status': 'svc migrate status',
+    },
+    engines: { node: '>=20.19' },
+    dependencies: sorted,
+    devDependencies: { ...APP_DEV_DEPENDENCIES, ...pickVersions(input.versions, Object.keys(APP_DEV_DEPENDENCIES)) },
+  };
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+export const TSCONFIG = `{
+  "compilerOptions": {
+    "target": "ES2023",
+    "lib": ["ES2023"],
+    "module": "node20",
+    "moduleResolution": "node16",
+    "strict": true,
+    "experimentalDecorators": true,
+    "emitDecoratorMetadata": true,
+    "esModuleInterop": true,
+    "skipLibCheck": true,
+    "forceConsistentCasingInFileNames": true,
+    "sourceMap": true,
+    "outDir": "dist",
+    "rootDir": "src",
+    "types": ["node"]
+  },
+  "include": ["src"]
+}
+`;
+
+export const TSCONFIG_BUILD = `{
+  "extends": "./tsconfig.json",
+  "exclude": ["node_modules", "dist", "**/*.spec.ts"]
+}
+`;
+
+/** As \`nest new\` writes it; \`nest-add\` adds \`configureSvcApp(app)\` and the port. */
+export const MAIN_TS = `import { NestFactory } from '@nestjs/core';
+import { AppModule } from './app.module';
+
+async function bootstrap() {
+  const app = await NestFactory.create(AppModule);
+  await app.listen(process.env.PORT ?? 3000);
+}
+void bootstrap();
+`;
+
+/** An empty root module; \`nest-add\` imports \`SvcModule\` and \`AutogenModule\` into it. */
+export const APP_MODULE_TS = `import { Module } from '@nestjs/common';
+
+@Module({})
+export class AppModule {}
+`;
+
+export const GITIGNORE = `node_modules/
+dist/
+# PGlite data of svc dev (PGLITE_DATA_DIR)
+.svc/
+.env
+*.log
+coverage/
+`;
+
+export const ENV_EXAMPLE = `# Settings of this service. Copy this file to .env and uncomment what you need:
+# \`svc dev\` and \`svc migrate\` read .env (variables already set in the environment win).
+# \`npm start\` does not read it: run \`node --env-file=.env dist/main.js\`, or set the variables
+# in your deployment.
+
+# Port the API listens on. Default 3100.
+APP_PORT=3100
+# Alternative port variable, used when APP_PORT is unset.
+# PORT=3100
+
+# Database kind: pglite (embedded PostgreSQL, nothing to install) or postgres.
+# Default: postgres when DATABASE_URL is set, else pglite.
+# DATABASE_TYPE=pglite
+
+# PGlite data folder, or "memory" for a database that lives as long as the process.
+# Default .svc/data. One process at a time may open a folder (it is locked).
+# PGLITE_DATA_DIR=.svc/data
+
+# PostgreSQL connection string: postgres://<user>:<password>@<host>:<port>/<database>
+# URL-encode special characters in the user and password (@ as %40, : as %3A, / as %2F).
+# Add ?sslmode=require for TLS.
+# DATABASE_URL=postgres://app:secret@localhost:5432/app
+
+# true: create and alter tables to match the entities at startup (local use only).
+# Default true on PGlite, false on PostgreSQL; \`svc dev\` turns it on.
+# In production keep it false and apply migrations with \`svc migrate\`.
+# DATABASE_SYNC=false
+
+# Secret that signs end-user access tokens when .svcrc declares "auth". Required in production.
+# JWT_SECRET=change-me
+
+# production in deployments.
+# NODE_ENV=development
+
+# Log verbosity, e.g. debug for verbose logging.
+# LOG_LEVEL=debug
+`;
+
+export function readme(name: string): string {
+  return `# ${name}
+
+A REST backend generated from [\`.svcrc\`](./.svcrc) by [\`@svc/nest\`](https://www.npmjs.com/package/@svc/nest)
+(NestJS, TypeORM, PostgreSQL or embedded PGlite).
+
+## Run it
+
+\`\`\`bash
+npm install          # once
+npx svc dev          # http://localhost:3100, OpenAPI page at http://localhost:3100/_docs
+\`\`\`
+
+\`svc dev\` compiles in watch mode, restarts on every change, regenerates \`src/autogen/\` when
+\`.svcrc\` changes, and keeps its data in \`.svc/data\` (embedded PGlite, schema synchronized).
+Options: \`--port <n>\`, \`--no-watch\`.
+
+Production-like run:
+
+\`\`\`bash
+npm run build
+npm start            # node dist/main.js; settings from the environment (see .env.example)
+\`\`\`
+
+## Change the API
+
+1. Edit \`.svcrc\` (your editor completes it: it names its JSON Schema in \`$schema\`).
+2. \`npx svc schema validate\` (or \`npm run svc:validate\`): every problem, with its location.
+3. \`npx svc generate\` (or \`npm run svc:generate\`): rewrites \`src/autogen/\`; \`--dry-run\` shows the changes first.
+4. Review the diff, then build and test.
+
+## Where your code goes
+
+| Path | Owner |
+|---|---|
+| \`.svcrc\` | you: the generation contract |
+| \`src/autogen/\`, \`src/guards/\` | the generator: do not edit, regenerate |
+| \`src/extensions/\` | you: custom endpoints, hooks, business rules (see its README) |
+| \`src/migrations/\` | you: generate, review, commit |
+| \`src/app.module.ts\`, \`src/main.ts\` | you |
+
+A generated file edited by hand makes \`svc generate\` stop and name it (\`--force\` overwrites).
+
+## Database and migrations
+
+Locally, PGlite needs nothing. For PostgreSQL set \`DATABASE_URL\` (see \`.env.example\`).
+Outside development keep \`DATABASE_SYNC=false\` and use migrations:
+
+\`\`\`bash
+npm run build                            # svc migrate reads the compiled entities in dist/
+npx svc migrate generate AddTaskDueDate  # writes src/migrations/<timestamp>-AddTaskDueDate.ts
+npm run build
+npx svc migrate                          # applies pending migrations
+npx svc migrate status --check           # exit 1 if migrations are pending or the entities drifted
+\`\`\`
+`;
+}
+
+function pickVersions(versions: Readonly<Record<string, string>>, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(names.flatMap((name) => (versions[name] !== undefined ? [[name, versions[name]]] : [])));
+}
