@@ -57,9 +57,9 @@ describe('svc login / whoami / logout', () => {
   });
 
   it('says when the stored credential has expired', async () => {
-    const exp = Math.floor(Date.now() / 1000) + 1;
+    const exp = Math.floor(Date.now() / 1000) + 4;
     expect(svc(['login', '--token', jwt({ sub: 'soon', exp })]).code).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, exp * 1000 - Date.now()) + 200));
     expect(svc(['whoami'])).toMatchObject({ code: 1, out: expect.stringContaining('expired') });
   });
 
