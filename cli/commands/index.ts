@@ -3,8 +3,10 @@ import type { SvcCommand } from '../svc-command';
 import { loginCommand } from './login.command';
 import { logoutCommand } from './logout.command';
 import { schemaValidateCommand } from './schema-validate.command';
+import { devCommand } from './dev.command';
 import { generateCommand } from './generate.command';
 import { initCommand } from './init.command';
+import { MIGRATE_COMMANDS } from './migrate.command';
 import { whoamiCommand } from './whoami.command';
 
 /** Groups of commands (`svc schema ...`), with their help text. */
@@ -12,4 +14,4 @@ export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   schema: 'Work with the .svcrc schema file',
 };
 
-export const COMMANDS: readonly SvcCommand[] = [loginCommand, logoutCommand, whoamiCommand, schemaValidateCommand, initCommand, generateCommand];
+export const COMMANDS: readonly SvcCommand[] = [loginCommand, logoutCommand, whoamiCommand, schemaValidateCommand, initCommand, generateCommand, devCommand, ...MIGRATE_COMMANDS];

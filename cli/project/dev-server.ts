@@ -1,0 +1,276 @@
+/**
+ * `svc dev`: the TypeScript compiler in watch mode, the compiled application restarted after each
+ * successful compilation, and the generator run when `.svcrc` changes (whose output the compiler
+ * then picks up). Children run in their own process group so that a Ctrl-C reaches them once,
+ * through this process: the application gets one SIGTERM and can close PGlite and release its
+ * data folder lock before the next instance starts.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, watch, type FSWatcher } from 'node:fs';
+import { get } from 'node:http';
+import { createServer } from 'node:net';
+import { join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { validateAndGenerate } from './generation';
+import { findEntry, findTsc, readOutDir, tsconfigFile } from './project-layout';
+import { IS_WINDOWS } from './processes';
+import type { CliIo } from '../svc-command';
+
+export interface DevServerOptions {
+  readonly root: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly port: number;
+  readonly watch: boolean;
+  readonly io: CliIo;
+}
+
+const SVCRC = '.svcrc';
+const STOP_TIMEOUT_MS = 10_000;
+const READY_TIMEOUT_MS = 60_000;
+const COMPILED = /Found (\d+) errors?\. Watching for file changes\./;
+const COMPILING = /Starting (?:incremental )?compilation|File change detected/;
+
+/** Whether nothing listens on `port` (on any interface). */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    const server = createServer();
+    server.once('error', () => resolvePromise(false));
+    server.listen(port, () => server.close(() => resolvePromise(true)));
+  });
+}
+
+/** Sends `signal` to the child's process group (its own, see `spawnChild`), or to the child alone. */
+function signalChild(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  try {
+    if (IS_WINDOWS) child.kill(signal);
+    else process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolvePromise) => child.once('exit', () => resolvePromise()));
+}
+
+/** SIGTERM, then SIGKILL after `STOP_TIMEOUT_MS`; resolves once the process is gone. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  signalChild(child, 'SIGTERM');
+  const gone = exited(child);
+  const timer = setTimeout(() => signalChild(child, 'SIGKILL'), STOP_TIMEOUT_MS);
+  await gone;
+  clearTimeout(timer);
+}
+
+export class DevServer {
+  private readonly io: CliIo;
+  private app: ChildProcess | undefined;
+  private watcher: FSWatcher | undefined;
+  /** Every child still running, including an application being stopped for a restart. */
+  private readonly live = new Set<ChildProcess>();
+  /** Restarts and regenerations run one at a time, in order. */
+  private queue: Promise<void> = Promise.resolve();
+  private stopping = false;
+  private lastSvcrc: string | undefined;
+  private svcrcTimer: NodeJS.Timeout | undefined;
+  private readyCheck = 0;
+  private finish!: (code: number) => void;
+  private readonly finished = new Promise<number>((resolvePromise) => (this.finish = resolvePromise));
+
+  constructor(private readonly options: DevServerOptions) {
+    this.io = options.io;
+  }
+
+  /** Runs until SIGINT/SIGTERM (exit code 0), or until the app exits with `--no-watch`. */
+  async run(): Promise<number> {
+    const { root } = this.options;
+    const config = tsconfigFile(root);
+    const tsc = findTsc(root);
+    const outDir = readOutDir(root);
+
+    if (!(await portIsFree(this.options.port))) {
+      this.io.err(`✖ port ${this.options.port} is in use: stop the process using it, or pass --port <n> (or set APP_PORT)`);
+      return 1;
+    }
+    this.lastSvcrc = this.readSvcrc();
+    if (!(await validateAndGenerate({ cwd: root, io: this.io })).ok) return 1;
+
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (this.stopping) {
+        this.io.err(`Received ${signal} again: killing the application`);
+        if (this.app) signalChild(this.app, 'SIGKILL');
+        return;
+      }
+      this.io.out(`\nReceived ${signal}: stopping`);
+      void this.shutdown(0);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    // Last resort if this process dies without shutdown(): no orphaned compiler or application.
+    const onExit = (): void => this.live.forEach((child) => signalChild(child, 'SIGKILL'));
+    process.on('exit', onExit);
+
+    try {
+      if (this.options.watch) this.startWatching(tsc, config, outDir);
+      else await this.compileOnceAndStart(tsc, config, outDir);
+      return await this.finished;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      process.off('exit', onExit);
+    }
+  }
+
+  private readSvcrc(): string | undefined {
+    try {
+      return readFileSync(join(this.options.root, SVCRC), 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
+  private spawnChild(args: string[], env: NodeJS.ProcessEnv, stdio: 'inherit' | 'pipe'): ChildProcess {
+    const child = spawn(process.execPath, args, {
+      cwd: this.options.root,
+      env,
+      stdio: stdio === 'inherit' ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
+      detached: !IS_WINDOWS,
+    });
+    this.live.add(child);
+    child.on('exit', () => this.live.delete(child));
+    child.on('error', (error) => {
+      this.live.delete(child);
+      this.io.err(`✖ cannot start ${args.join(' ')}: ${error.message}`);
+    });
+    return child;
+  }
+
+  private async compileOnceAndStart(tsc: string, config: string, outDir: string): Promise<void> {
+    this.io.out(`Compiling with tsc -p ${config}...`);
+    const compiler = this.spawnChild([tsc, '-p', config, '--pretty', 'false'], process.env, 'inherit');
+    const code = await new Promise<number>((resolvePromise) => compiler.on('close', (status) => resolvePromise(status ?? 1)));
+    if (this.stopping) return;
+    if (code !== 0) {
+      this.io.err('✖ Compilation failed: fix the errors above');
+      return this.shutdown(1);
+    }
+    this.enqueue(() => this.restartApp(outDir));
+  }
+
+  private startWatching(tsc: string, config: string, outDir: string): void {
+    this.io.out(`Compiling with tsc -p ${config} --watch...`);
+    const compiler = this.spawnChild([tsc, '-p', config, '--watch', '--preserveWatchOutput', '--pretty', 'false'], process.env, 'pipe');
+    let compiling = true;
+    const onLine = (line: string): void => {
+      const done = COMPILED.exec(line);
+      if (done) {
+        compiling = false;
+        const errors = Number(done[1]);
+        if (errors === 0) this.enqueue(() => this.restartApp(outDir));
+        else this.io.err(`✖ ${errors} compilation error${errors === 1 ? '' : 's'}: the application was not restarted; fix them and save`);
+      } else if (COMPILING.test(line)) {
+        if (!compiling) this.io.out('↻ Change detected: compiling...');
+        compiling = true;
+      } else if (line.trim() !== '') {
+        this.io.err(line);
+      }
+    };
+    createInterface({ input: compiler.stdout! }).on('line', onLine);
+    createInterface({ input: compiler.stderr! }).on('line', onLine);
+    compiler.on('exit', (code) => {
+      if (this.stopping) return;
+      this.io.err(`✖ The TypeScript compiler stopped (exit code ${code ?? 'none'})`);
+      void this.shutdown(1);
+    });
+
+    this.watcher = watch(this.options.root, (_event, filename) => {
+      if (filename === SVCRC) this.onSvcrcEvent();
+    });
+  }
+
+  private onSvcrcEvent(): void {
+    clearTimeout(this.svcrcTimer);
+    // Editors write in several steps (truncate, write, rename): wait until it settles.
+    this.svcrcTimer = setTimeout(() => {
+      const text = this.readSvcrc();
+      if (text === undefined || text === this.lastSvcrc) return;
+      this.lastSvcrc = text;
+      this.enqueue(async () => {
+        this.io.out(`↻ ${SVCRC} changed: validating and generating...`);
+        const result = await validateAndGenerate({ cwd: this.options.root, io: this.io });
+        if (!result.ok) this.io.err('The application keeps running the previous generation; fix .svcrc and save.');
+        // Generated files changed: the compiler sees them and a restart follows its next run.
+      });
+    }, 150);
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.queue = this.queue.then(() => (this.stopping ? undefined : task())).catch((error: unknown) => {
+      this.io.err(`✖ ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  private async restartApp(outDir: string): Promise<void> {
+    const entry = findEntry(outDir);
+    if (entry === undefined) {
+      this.io.err(`✖ ${relative(this.options.root, join(outDir, 'main.js'))} not found after compiling: is src/main.ts the entry point?`);
+      return;
+    }
+    const previous = this.app;
+    if (previous) {
+      this.io.out('↻ Restarting the application...');
+      this.app = undefined;
+      await stopChild(previous);
+    }
+    if (this.stopping) return;
+    const env = { ...this.options.env, APP_PORT: String(this.options.port) };
+    const app = this.spawnChild(['--enable-source-maps', entry], env, 'inherit');
+    this.app = app;
+    app.on('exit', (code, signal) => {
+      if (this.app !== app) return; // stopped on purpose
+      this.app = undefined;
+      if (this.stopping) return;
+      const how = signal ? `signal ${signal}` : `exit code ${code}`;
+      if (!this.options.watch) {
+        this.io.err(`The application stopped (${how})`);
+        void this.shutdown(code ?? 1);
+      } else {
+        this.io.err(`✖ The application stopped (${how}); waiting for a change to restart it`);
+      }
+    });
+    void this.announceWhenReady(app);
+  }
+
+  /** Polls /health until the application answers, then prints its address. */
+  private async announceWhenReady(app: ChildProcess): Promise<void> {
+    const check = ++this.readyCheck;
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    while (Date.now() < deadline && this.app === app && check === this.readyCheck && !this.stopping) {
+      const status = await new Promise<number>((resolvePromise) => {
+        const request = get({ host: '127.0.0.1', port: this.options.port, path: '/health', timeout: 1000 }, (response) => {
+          response.resume();
+          resolvePromise(response.statusCode ?? 0);
+        });
+        request.on('error', () => resolvePromise(0));
+        request.on('timeout', () => request.destroy());
+      });
+      if (status !== 0) {
+        if (this.app === app) this.io.out(`✔ Ready on http://localhost:${this.options.port} (OpenAPI page: /_docs)`);
+        return;
+      }
+      await sleep(250);
+    }
+  }
+
+  private async shutdown(code: number): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    clearTimeout(this.svcrcTimer);
+    this.watcher?.close();
+    await Promise.all([...this.live].map((child) => stopChild(child)));
+    this.finish(code);
+  }
+}
