@@ -48,3 +48,11 @@ export { HealthModule, HealthController, DatabaseHealthIndicator } from './healt
 
 // Schema model
 export * from './schema';
+
+// Authentication, tenant scope and platform errors
+export * from './auth';
+export * from './scope';
+export * from './exceptions';
+export { Auth } from './decorators/auth.decorator';
+export { CrudEntity, CRUD_ENTITY_KEY } from './decorators/crud-entity.decorator';
+export type { RelatedCondition } from './crud/read.executor';

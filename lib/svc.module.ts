@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { SvcAuthController } from './auth/auth.controller';
 import { svcDataSourceFactory } from './database/typeorm-options';
 import { HealthModule } from './health/health.module';
 import { SvcRuntime } from './svc-runtime';
@@ -10,7 +11,9 @@ import {
   MODULE_OPTIONS_TOKEN,
   OPTIONS_TYPE,
 } from './svc.module-definition';
-import { modelProvider, runtimeProviders, typeOrmOptionsFactory } from './svc.providers';
+import type { ServiceModel } from './schema/model';
+import { loadSvcrcOrThrow } from './schema/load-svcrc';
+import { authExports, authProviders, modelProvider, runtimeProviders, typeOrmOptionsFactory } from './svc.providers';
 
 /** Holds the module options and the service model, so TypeORM's async setup can inject them. */
 @Module({})
@@ -18,7 +21,10 @@ class SvcOptionsModule {}
 
 /**
  * The runtime of a generated service: database (PGlite or PostgreSQL), the CRUD
- * engine, the error envelope, body validation and `/health`. Global by default.
+ * engine, the error envelope, body validation and `/health`; with `auth` in `.svcrc`,
+ * the guards (`SvcAuthGuard`, `ScopeGuard`, not enabled by themselves: see
+ * `SvcGuardsModule`), API keys and, with `auth.userEntity`, `POST /api/auth/login|refresh`.
+ * Global by default.
  *
  * ```ts
  * @Module({ imports: [SvcModule.forRoot({ schema: svcModel }), AutogenModule] })
@@ -28,14 +34,21 @@ class SvcOptionsModule {}
 @Module({})
 export class SvcModule extends ConfigurableModuleClass {
   static override forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
-    return SvcModule.assemble(super.forRoot(options));
+    const model: ServiceModel = typeof options.schema === 'string' ? loadSvcrcOrThrow(options.schema) : options.schema;
+    return SvcModule.assemble(super.forRoot(options), model.auth?.userEntity != null);
   }
 
-  static override forRootAsync(options: typeof ASYNC_OPTIONS_TYPE): DynamicModule {
-    return SvcModule.assemble(super.forRootAsync(options));
+  /**
+   * Options from a factory. The model is not known until the factory runs, so say with
+   * `authRoutes: true` when `.svcrc` has `auth.userEntity` (login and refresh routes are
+   * declared before any factory runs). Default false.
+   */
+  static override forRootAsync(options: typeof ASYNC_OPTIONS_TYPE & { authRoutes?: boolean }): DynamicModule {
+    const { authRoutes, ...rest } = options;
+    return SvcModule.assemble(super.forRootAsync(rest), authRoutes === true);
   }
 
-  private static assemble(base: DynamicModule): DynamicModule {
+  private static assemble(base: DynamicModule, authRoutes: boolean): DynamicModule {
     const optionsModule: DynamicModule = {
       module: SvcOptionsModule,
       imports: base.imports ?? [],
@@ -55,8 +68,9 @@ export class SvcModule extends ConfigurableModuleClass {
         }),
         HealthModule,
       ],
-      providers: runtimeProviders,
-      exports: [optionsModule, SvcRuntime],
+      controllers: authRoutes ? [SvcAuthController] : [],
+      providers: [...runtimeProviders, ...authProviders],
+      exports: [optionsModule, SvcRuntime, ...authExports],
     };
   }
 }

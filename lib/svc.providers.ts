@@ -1,12 +1,22 @@
 import type { Provider } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
+import { SvcApiKeyService } from './auth/api-key.service';
+import { SVC_JWT_SECRET } from './auth/auth.constants';
+import { authEntities } from './auth/auth.entities';
+import { SvcAuthGuard } from './auth/auth.guard';
+import { SvcAuthService } from './auth/auth.service';
+import { SvcIdentityService } from './auth/identity.service';
+import { SvcJwtAuthenticator } from './auth/jwt-authenticator';
+import { resolveJwtSecret } from './auth/jwt-secret';
+import { SvcTokenService } from './auth/token.service';
 import { readDatabaseConfig } from './database/database-config';
 import { svcTypeOrmModuleOptions } from './database/typeorm-options';
 import { SvcExceptionFilter } from './filters/svc-exception.filter';
 import type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
 import { loadSvcrcOrThrow } from './schema/load-svcrc';
 import type { ServiceModel } from './schema/model';
+import { ScopeGuard } from './scope/scope.guard';
 import { SvcRuntime } from './svc-runtime';
 import { SVC_MODEL } from './svc.constants';
 import { MODULE_OPTIONS_TOKEN } from './svc.module-definition';
@@ -24,6 +34,8 @@ export const modelProvider: Provider = {
 export function typeOrmOptionsFactory(options: SvcModuleOptions, model: ServiceModel): TypeOrmModuleOptions {
   const config = readDatabaseConfig(options.env ?? process.env, model);
   return svcTypeOrmModuleOptions(config, {
+    // svc_api_keys and svc_refresh_tokens, when the service has `auth`.
+    entities: authEntities(model.auth),
     autoLoadEntities: true,
     logging: options.logSql ?? false,
     migrations: options.migrations,
@@ -34,4 +46,34 @@ export const runtimeProviders: Provider[] = [
   SvcRuntime,
   { provide: APP_FILTER, useClass: SvcExceptionFilter },
   { provide: APP_PIPE, useClass: SvcValidationPipe },
+];
+
+/** `JWT_SECRET`, checked once at startup: see `resolveJwtSecret()`. */
+export const jwtSecretProvider: Provider = {
+  provide: SVC_JWT_SECRET,
+  inject: [MODULE_OPTIONS_TOKEN, SVC_MODEL],
+  useFactory: (options: SvcModuleOptions, model: ServiceModel): string => resolveJwtSecret(options.env ?? process.env, model.auth),
+};
+
+/** Authentication and scope: exported by `SvcModule` so guards resolve anywhere in the application. */
+export const authProviders: Provider[] = [
+  jwtSecretProvider,
+  SvcTokenService,
+  SvcIdentityService,
+  SvcApiKeyService,
+  SvcJwtAuthenticator,
+  SvcAuthService,
+  SvcAuthGuard,
+  ScopeGuard,
+];
+
+export const authExports = [
+  SVC_JWT_SECRET,
+  SvcTokenService,
+  SvcIdentityService,
+  SvcApiKeyService,
+  SvcJwtAuthenticator,
+  SvcAuthService,
+  SvcAuthGuard,
+  ScopeGuard,
 ];

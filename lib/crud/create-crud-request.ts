@@ -3,9 +3,12 @@ import type { CrudRequest } from '../interfaces/crud-request.interface';
 import { parseQuery } from '../query/parse-query';
 
 export interface CreateCrudRequestOptions {
-  /** The caller on whose behalf the call runs; null for system work (no scope applies). Default null. */
+  /**
+   * The caller on whose behalf the call runs. Default null: then a tenant-scoped entity
+   * answers 403 (no scope context), unless `skipScope` is set.
+   */
   auth?: AuthContext | null;
-  /** Skip tenant scope checks. Default false. */
+  /** Skip tenant scope checks, for system work across tenants. Default false. */
   skipScope?: boolean;
 }
 

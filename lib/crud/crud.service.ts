@@ -1,13 +1,16 @@
 import { NotFoundException } from '@nestjs/common';
 import type { ObjectLiteral, Repository } from 'typeorm';
+import { hashPassword } from '../auth/password';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
 import type { Page } from '../interfaces/page.interface';
 import { validateQuery } from '../query/validate-query';
 import type { ParsedQuery, ValidatedQuery } from '../query/query.types';
 import type { CrudOperation, EntityModel } from '../schema/model';
+import { ScopeViolationException } from '../exceptions/scope.exceptions';
+import { ScopeEnforcer } from '../scope/scope-enforcer';
 import type { SvcRuntime } from '../svc-runtime';
 import type { EntityPlan } from './entity-plan';
-import type { RootCondition } from './read.executor';
+import type { RelatedCondition, RootCondition } from './read.executor';
 
 const EMPTY_QUERY: ParsedQuery = {
   fields: null,
@@ -28,9 +31,14 @@ type Id = string | number;
 /**
  * The CRUD behaviour of one entity. Generated services extend it; override the
  * `protected` hooks to add business rules without touching generated code.
+ *
+ * Tenant scope (`scopeBy`) is enforced here, on every statement, whether or not the
+ * guards are enabled, and cannot be dropped by overriding a hook: only `skipScope`
+ * (`@SkipScopeCheck()`, `@Public()`) or a `bypassRoles` role turns it off.
  */
 export class CrudService<T extends ObjectLiteral> {
   protected readonly entity: EntityModel;
+  private readonly scope: ScopeEnforcer;
 
   constructor(
     protected readonly repository: Repository<T>,
@@ -38,12 +46,17 @@ export class CrudService<T extends ObjectLiteral> {
     entityName: string,
   ) {
     this.entity = runtime.entity(entityName);
+    this.scope = new ScopeEnforcer(runtime);
   }
 
   /** `GET /<entities>`: one page of records matching the query. */
   async findMany(request: CrudRequest): Promise<Page<Partial<T>>> {
     const query = this.validate(request.query);
-    const { data, total } = await this.runtime.reader.list(query, this.conditions(request, 'find'));
+    const { data, total } = await this.runtime.reader.list(
+      query,
+      this.allConditions(request, 'find'),
+      this.related(request, 'find'),
+    );
     return {
       data: data as Partial<T>[],
       count: data.length,
@@ -57,20 +70,23 @@ export class CrudService<T extends ObjectLiteral> {
   async findOne(id: Id, request: CrudRequest): Promise<Partial<T>> {
     const query = this.validate({ ...request.query, where: null, sort: [], limit: null, page: null, offset: null });
     this.assertPossibleId(id);
-    const record = await this.runtime.reader.one(query, [this.idCondition(id), ...this.conditions(request, 'get')]);
+    const conditions = [this.idCondition(id), ...this.allConditions(request, 'get')];
+    const record = await this.runtime.reader.one(query, conditions, this.related(request, 'get'));
     if (!record) throw await this.missing(id, request, 'get');
     return record as Partial<T>;
   }
 
   /** `POST /<entities>`. */
   async createOne(body: object, request: CrudRequest): Promise<Partial<T>> {
-    const [created] = await this.runtime.writer.insert(this.plan, [await this.prepareCreate(body, request)]);
+    const [created] = await this.runtime.writer.insert(this.plan, [await this.createValues(body, request)]);
     return created as Partial<T>;
   }
 
   /** `POST /<entities>/bulk`: every record or none. */
   async createMany(bodies: readonly object[], request: CrudRequest): Promise<Partial<T>[]> {
-    const rows = await Promise.all(bodies.map((body) => this.prepareCreate(body, request)));
+    const rows: Record<string, unknown>[] = [];
+    // One at a time: password hashing is deliberately slow and CPU-bound.
+    for (const body of bodies) rows.push(await this.createValues(body, request));
     return (await this.runtime.writer.insert(this.plan, rows)) as Partial<T>[];
   }
 
@@ -87,14 +103,14 @@ export class CrudService<T extends ObjectLiteral> {
   /** `DELETE /<entities>/:id` (soft when the entity has `softDelete`). */
   async deleteOne(id: Id, request: CrudRequest): Promise<void> {
     this.assertPossibleId(id);
-    const deleted = await this.runtime.writer.delete(this.plan, id, this.conditions(request, 'delete'));
+    const deleted = await this.runtime.writer.delete(this.plan, id, this.allConditions(request, 'delete'));
     if (!deleted) throw await this.missing(id, request, 'delete');
   }
 
   /** `PATCH /<entities>/:id/recover`: restores a soft-deleted record. */
   async recoverOne(id: Id, request: CrudRequest): Promise<Partial<T>> {
     this.assertPossibleId(id);
-    const record = await this.runtime.writer.recover(this.plan, id, this.conditions(request, 'update'));
+    const record = await this.runtime.writer.recover(this.plan, id, this.allConditions(request, 'update'));
     if (!record) throw new NotFoundException(`${this.entity.name} ${id} not found among deleted records`);
     return record as Partial<T>;
   }
@@ -109,7 +125,10 @@ export class CrudService<T extends ObjectLiteral> {
     return { ...body };
   }
 
-  /** Row conditions every operation adds (tenant scope). */
+  /**
+   * Extra row conditions an operation adds, on top of the tenant scope (which always applies
+   * and is not part of this hook). Values only through `sql.param()`.
+   */
   protected conditions(_request: CrudRequest, _operation: CrudOperation): RootCondition[] {
     return [];
   }
@@ -120,11 +139,40 @@ export class CrudService<T extends ObjectLiteral> {
 
   private async write(id: Id, body: object, request: CrudRequest, replace: boolean): Promise<Partial<T>> {
     this.assertPossibleId(id);
+    const conditions = this.allConditions(request, 'update');
     const values = await this.prepareUpdate(body, request);
-    const conditions = this.conditions(request, 'update');
+    await this.scope.prepareWrite(this.entity, values, request, 'update', replace);
+    await this.hashPasswords(values);
     const record = await this.runtime.writer.update(this.plan, id, values, conditions, replace);
     if (!record) throw await this.missing(id, request, 'update');
     return record as Partial<T>;
+  }
+
+  /** The hook's values, then scope (injected or checked, after the hook so it cannot be undone), then hashes. */
+  private async createValues(body: object, request: CrudRequest): Promise<Record<string, unknown>> {
+    const values = await this.prepareCreate(body, request);
+    await this.scope.prepareWrite(this.entity, values, request, 'create', true);
+    await this.hashPasswords(values);
+    return values;
+  }
+
+  /** Every `is_password` column is stored as a bcrypt hash, never as given. */
+  private async hashPasswords(values: Record<string, unknown>): Promise<void> {
+    for (const column of this.entity.columns) {
+      if (!column.field?.isPassword) continue;
+      const value = values[column.name];
+      if (typeof value === 'string') values[column.name] = await hashPassword(value);
+    }
+  }
+
+  /** The tenant scope of the root rows (403 when the context lacks it), then the `conditions()` hook. */
+  private allConditions(request: CrudRequest, operation: CrudOperation): RootCondition[] {
+    return [...this.scope.rootConditions(this.entity, request, operation), ...this.conditions(request, operation)];
+  }
+
+  /** The tenant scope of every other entity a read reaches through joins and relation filters. */
+  private related(request: CrudRequest, operation: CrudOperation): RelatedCondition {
+    return this.scope.related(request, operation);
   }
 
   private validate(query: ParsedQuery): ValidatedQuery {
@@ -139,8 +187,14 @@ export class CrudService<T extends ObjectLiteral> {
     if (typeof id === 'number' && id > MAX_INTEGER_ID) throw this.notFound(id);
   }
 
-  /** The error for a by-id miss: 404 unless scope rules decide otherwise. */
-  protected async missing(id: Id, _request: CrudRequest, _operation: CrudOperation): Promise<Error> {
+  /**
+   * The error for a by-id miss: 403 when a live row with this id exists outside the caller's
+   * scope, 404 when there is no such row (or it is only hidden by `conditions()`).
+   */
+  protected async missing(id: Id, request: CrudRequest, operation: CrudOperation): Promise<Error> {
+    if (await this.scope.outsideScope(this.entity, id, request, operation)) {
+      return new ScopeViolationException(`${this.entity.name} ${id} is outside your scope`);
+    }
     return this.notFound(id);
   }
 

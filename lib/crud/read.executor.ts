@@ -9,6 +9,15 @@ import { buildWhereSql } from './where.builder';
 /** Extra conditions on the root row, such as the tenant scope or the id of a get-one. */
 export type RootCondition = (root: AliasedEntity, sql: SqlContext) => string;
 
+/**
+ * A condition on rows of any entity a read reaches besides its root: to-one joins (in their
+ * ON clause), to-many loads and relation filters (in their EXISTS). Null when none applies.
+ * The tenant scope of joined entities comes through here.
+ */
+export type RelatedCondition = (target: AliasedEntity, sql: SqlContext) => string | null;
+
+const NO_RELATED: RelatedCondition = () => null;
+
 type Row = Record<string, unknown>;
 type Record_ = Record<string, unknown>;
 
@@ -42,10 +51,14 @@ export class ReadExecutor {
     private readonly plans: EntityPlans,
   ) {}
 
-  async list(query: ValidatedQuery, conditions: readonly RootCondition[]): Promise<{ data: Record_[]; total: number }> {
+  async list(
+    query: ValidatedQuery,
+    conditions: readonly RootCondition[],
+    related: RelatedCondition = NO_RELATED,
+  ): Promise<{ data: Record_[]; total: number }> {
     const tree = buildJoinTree(query, this.plans);
     const sql = this.sqlContext();
-    const segment = this.rootSegment(tree, query, conditions, sql, true);
+    const segment = this.rootSegment(tree, query, conditions, related, sql, true);
     segment.qb.limit(query.limit).offset(query.offset);
     const rows: Row[] = await sql.applyTo(segment.qb).getRawMany();
     let total: number;
@@ -54,33 +67,42 @@ export class ReadExecutor {
     } else if (query.offset === 0) {
       total = 0;
     } else {
-      total = await this.count(tree, query, conditions);
+      total = await this.count(tree, query, conditions, related);
     }
     const data = rows.map((row) => hydrate(segment.shape, row));
-    await this.loadToMany(tree, data);
+    await this.loadToMany(tree, data, related);
     return { data, total };
   }
 
-  async one(query: ValidatedQuery, conditions: readonly RootCondition[]): Promise<Record_ | null> {
+  async one(
+    query: ValidatedQuery,
+    conditions: readonly RootCondition[],
+    related: RelatedCondition = NO_RELATED,
+  ): Promise<Record_ | null> {
     const tree = buildJoinTree(query, this.plans);
     const sql = this.sqlContext();
-    const segment = this.rootSegment(tree, query, conditions, sql, false);
+    const segment = this.rootSegment(tree, query, conditions, related, sql, false);
     segment.qb.limit(1);
     const row: Row | undefined = await sql.applyTo(segment.qb).getRawOne();
     if (!row) return null;
     const record = hydrate(segment.shape, row);
-    await this.loadToMany(tree, [record]);
+    await this.loadToMany(tree, [record], related);
     return record;
   }
 
   /** Whether a row matching the conditions exists (used to tell 403 from 404). */
   async exists(query: ValidatedQuery, conditions: readonly RootCondition[]): Promise<boolean> {
-    return (await this.count(buildJoinTree({ ...query, joins: [] }, this.plans), query, conditions)) > 0;
+    return (await this.count(buildJoinTree({ ...query, joins: [] }, this.plans), query, conditions, NO_RELATED)) > 0;
   }
 
-  private async count(tree: JoinNode, query: ValidatedQuery, conditions: readonly RootCondition[]): Promise<number> {
+  private async count(
+    tree: JoinNode,
+    query: ValidatedQuery,
+    conditions: readonly RootCondition[],
+    related: RelatedCondition,
+  ): Promise<number> {
     const sql = this.sqlContext();
-    const segment = this.rootSegment(tree, { ...query, sort: [] }, conditions, sql, false);
+    const segment = this.rootSegment(tree, { ...query, sort: [] }, conditions, related, sql, false);
     const row: Row | undefined = await sql.applyTo(segment.qb.select('COUNT(*)', 'n').orderBy()).getRawOne();
     return Number(row?.n ?? 0);
   }
@@ -93,17 +115,19 @@ export class ReadExecutor {
     tree: JoinNode,
     query: ValidatedQuery,
     conditions: readonly RootCondition[],
+    related: RelatedCondition,
     sql: SqlContext,
     withTotal: boolean,
   ): Segment {
-    const segment = this.segment(tree, sql);
+    const segment = this.segment(tree, sql, related);
     const aliases = segmentAliases(segment.shape, sql);
     const root = aliases.get('')!;
     const joined = (path: readonly string[]) => aliases.get(pathKey(path));
     const { qb } = segment;
     if (query.includeDeleted) qb.withDeleted();
-    if (query.where) qb.andWhere(buildWhereSql(query.where, root, joined, sql));
-    for (const condition of conditions) qb.andWhere(condition(root, sql));
+    // Each part parenthesized: no `or` of the query can reach around a scope condition.
+    if (query.where) qb.andWhere(`(${buildWhereSql(query.where, root, joined, sql, related)})`);
+    for (const condition of conditions) qb.andWhere(`(${condition(root, sql)})`);
     for (const sort of query.sort) {
       const target = sort.column.relationPath.length === 0 ? root : joined(sort.column.relationPath);
       if (!target) {
@@ -122,7 +146,12 @@ export class ReadExecutor {
   }
 
   /** SELECT of a node's columns and, recursively, its to-one joins. */
-  private segment(node: JoinNode, sql: SqlContext, extraSelect?: (qb: SelectQueryBuilder<ObjectLiteral>) => void): Segment {
+  private segment(
+    node: JoinNode,
+    sql: SqlContext,
+    related: RelatedCondition,
+    extraSelect?: (qb: SelectQueryBuilder<ObjectLiteral>) => void,
+  ): Segment {
     const qb = this.dataSource.createQueryBuilder().from(node.plan.metadata.target, 't0');
     let aliasCount = 0;
     let selected = 0;
@@ -142,7 +171,8 @@ export class ReadExecutor {
         ?? select(`${escaped}.${current.plan.primaryKeyColumn}`);
       const toOne = current.toOne.map((child) => {
         const childAlias = `t${++aliasCount}`;
-        qb.leftJoin(`${tableAlias}.${child.relation!.name}`, childAlias);
+        const on = related({ alias: sql.escape(childAlias), plan: child.plan }, sql);
+        qb.leftJoin(`${tableAlias}.${child.relation!.name}`, childAlias, on ?? undefined);
         return visit(child, childAlias);
       });
       return { node: current, tableAlias, columns, primaryKeyAlias, toOne };
@@ -153,29 +183,32 @@ export class ReadExecutor {
   }
 
   /** Loads every to-many join below `node` for `parents`, one statement per relation. */
-  private async loadToMany(node: JoinNode, parents: Record_[]): Promise<void> {
+  private async loadToMany(node: JoinNode, parents: Record_[], related: RelatedCondition): Promise<void> {
     if (parents.length === 0) return;
     for (const child of node.toOne) {
       const name = child.relation!.name;
       const nested = parents.map((parent) => parent[name]).filter((value): value is Record_ => value !== null && typeof value === 'object');
-      await this.loadToMany(child, nested);
+      await this.loadToMany(child, nested, related);
     }
     for (const child of node.toMany) {
-      await this.loadChildren(node, child, parents);
+      await this.loadChildren(node, child, parents, related);
     }
   }
 
-  private async loadChildren(parentNode: JoinNode, node: JoinNode, parents: Record_[]): Promise<void> {
+  private async loadChildren(parentNode: JoinNode, node: JoinNode, parents: Record_[], related: RelatedCondition): Promise<void> {
     const relation = node.relation!;
     const parentKey = parentNode.plan.primaryKey.name;
     const ids = [...new Set(parents.map((parent) => parent[parentKey]))];
     const sql = this.sqlContext();
     const foreignKey = `${sql.escape('t0')}.${node.plan.column(relation.foreignKey)}`;
-    const segment = this.segment(node, sql, (qb) => qb.addSelect(foreignKey, '__fk'));
+    const segment = this.segment(node, sql, related, (qb) => qb.addSelect(foreignKey, '__fk'));
     const aliases = segmentAliases(segment.shape, sql);
+    const childRoot = aliases.get('')!;
     segment.qb
       .where(`${foreignKey} = ANY(${sql.param(ids)})`)
-      .orderBy(`${aliases.get('')!.alias}.${node.plan.primaryKeyColumn}`, 'ASC');
+      .orderBy(`${childRoot.alias}.${node.plan.primaryKeyColumn}`, 'ASC');
+    const scope = related(childRoot, sql);
+    if (scope !== null) segment.qb.andWhere(`(${scope})`);
     const rows: Row[] = await sql.applyTo(segment.qb).getRawMany();
     const byParent = new Map<unknown, Record_[]>();
     const children: Record_[] = [];
@@ -188,7 +221,7 @@ export class ReadExecutor {
       else byParent.set(key, [child]);
     }
     for (const parent of parents) parent[relation.name] = byParent.get(parent[parentKey]) ?? [];
-    await this.loadToMany(node, children);
+    await this.loadToMany(node, children, related);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ColumnRef, FilterOperator, TypedScalar, TypedValue, ValidatedWhere } from '../query/query.types';
+import type { RelatedCondition } from './read.executor';
 import type { AliasedEntity, SqlContext } from './sql-context';
 
 /** Resolves a to-one relation path joined in the current statement to its alias, if it is joined. */
@@ -9,20 +10,26 @@ export type JoinedAliases = (relationPath: readonly string[]) => AliasedEntity |
  * statement's root alias. Conditions on to-many paths become EXISTS sub-queries,
  * so they select root rows without multiplying them.
  */
-export function buildWhereSql(where: ValidatedWhere, root: AliasedEntity, joined: JoinedAliases, sql: SqlContext): string {
+export function buildWhereSql(
+  where: ValidatedWhere,
+  root: AliasedEntity,
+  joined: JoinedAliases,
+  sql: SqlContext,
+  related: RelatedCondition = () => null,
+): string {
   switch (where.kind) {
     case 'and':
       return where.children.length === 0
         ? 'TRUE'
-        : `(${where.children.map((child) => buildWhereSql(child, root, joined, sql)).join(' AND ')})`;
+        : `(${where.children.map((child) => buildWhereSql(child, root, joined, sql, related)).join(' AND ')})`;
     case 'or':
       return where.children.length === 0
         ? 'FALSE'
-        : `(${where.children.map((child) => buildWhereSql(child, root, joined, sql)).join(' OR ')})`;
+        : `(${where.children.map((child) => buildWhereSql(child, root, joined, sql, related)).join(' OR ')})`;
     case 'not':
-      return `NOT ${wrap(buildWhereSql(where.child, root, joined, sql))}`;
+      return `NOT ${wrap(buildWhereSql(where.child, root, joined, sql, related))}`;
     case 'condition':
-      return conditionOnPath(where.column, root, joined, sql, (column, isEnum) =>
+      return conditionOnPath(where.column, root, joined, sql, related, (column, isEnum) =>
         conditionSql(column, isEnum, where.operator, where.value, sql),
       );
   }
@@ -41,6 +48,7 @@ function conditionOnPath(
   root: AliasedEntity,
   joined: JoinedAliases,
   sql: SqlContext,
+  related: RelatedCondition,
   build: (qualifiedColumn: string, isEnum: boolean) => string,
 ): string {
   const isEnum = ref.column.type === 'enum';
@@ -51,13 +59,15 @@ function conditionOnPath(
   if (direct) {
     return build(`${direct.alias}.${direct.plan.column(ref.column.name)}`, isEnum);
   }
-  return existsChain(ref, root, sql, build);
+  return existsChain(ref, root, sql, related, build);
 }
 
+/** Every entity the chain passes through keeps its own scope (`related`): no filter probes another tenant's rows. */
 function existsChain(
   ref: ColumnRef,
   root: AliasedEntity,
   sql: SqlContext,
+  related: RelatedCondition,
   build: (qualifiedColumn: string, isEnum: boolean) => string,
 ): string {
   const from: string[] = [];
@@ -79,6 +89,8 @@ function existsChain(
     }
     if (plan.model.softDelete) where.push(`${alias}.${plan.column('deleted_at')} IS NULL`);
     previous = { alias, plan };
+    const scope = related(previous, sql);
+    if (scope !== null) where.push(`(${scope})`);
   });
   where.push(build(`${previous.alias}.${previous.plan.column(ref.column.name)}`, ref.column.type === 'enum'));
   return `EXISTS (SELECT 1 FROM ${from.join(' ')} WHERE ${where.join(' AND ')})`;

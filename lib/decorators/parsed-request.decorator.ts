@@ -3,7 +3,7 @@ import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
 import { parseQuery } from '../query/parse-query';
 import { QueryError } from '../query/query.error';
-import { SKIP_SCOPE_KEY } from '../svc.constants';
+import { IS_PUBLIC_KEY, SKIP_SCOPE_KEY } from '../svc.constants';
 
 interface HttpRequestLike {
   originalUrl?: string;
@@ -24,6 +24,8 @@ function flag(context: ExecutionContext, key: string): boolean {
 
 /**
  * The request as the CRUD service needs it: the parsed query string and the caller.
+ * `skipScope` is set by `@SkipScopeCheck()` and by `@Public()` (a public route has no caller
+ * to scope by: it serves every tenant's rows, by design).
  * A malformed query string answers 400 naming the parameter at fault.
  */
 export const ParsedRequest = createParamDecorator((_data: unknown, context: ExecutionContext): CrudRequest => {
@@ -32,7 +34,7 @@ export const ParsedRequest = createParamDecorator((_data: unknown, context: Exec
     return {
       query: parseQuery(rawQueryString(request)),
       auth: request.auth ?? null,
-      skipScope: flag(context, SKIP_SCOPE_KEY),
+      skipScope: flag(context, SKIP_SCOPE_KEY) || flag(context, IS_PUBLIC_KEY),
     };
   } catch (error) {
     if (error instanceof QueryError) throw new BadRequestException(error.message);

@@ -1,0 +1,153 @@
+import { ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { InvalidTokenException } from '../exceptions/scope.exceptions';
+import { SvcRuntime } from '../svc-runtime';
+import { SvcRefreshToken } from './auth.entities';
+import { type Membership, SvcIdentityService, type UserRecord } from './identity.service';
+import { dummyPasswordCheck, verifyPassword } from './password';
+import { SvcTokenService, type TokenPair } from './token.service';
+
+/** The one answer to any failed login: the same for an unknown e-mail and a wrong password. */
+export const INVALID_CREDENTIALS = 'Invalid email or password';
+
+export interface LoginInput {
+  email: string;
+  password: string;
+  /** `X-Organization-Id`: picks one of several memberships. */
+  organizationId?: string;
+  userAgent?: string;
+}
+
+interface Identity {
+  user: UserRecord;
+  organizationId: string | null;
+  roles: string[];
+}
+
+/**
+ * `POST /api/auth/login` and `/refresh`. Refresh tokens rotate: each is usable once
+ * (state in `svc_refresh_tokens`, shared by all instances); presenting a used one revokes
+ * its whole family and its session, as a stolen-token signal.
+ */
+@Injectable()
+export class SvcAuthService {
+  constructor(
+    private readonly runtime: SvcRuntime,
+    private readonly identity: SvcIdentityService,
+    private readonly tokens: SvcTokenService,
+  ) {}
+
+  async login(input: LoginInput): Promise<TokenPair> {
+    const user = await this.identity.userByEmail(input.email);
+    if (!user) {
+      await dummyPasswordCheck(input.password);
+      throw new InvalidCredentialsException();
+    }
+    const matches = await verifyPassword(input.password, user.passwordHash);
+    if (!matches || !user.active) throw new InvalidCredentialsException();
+    const identity = await this.resolve(user, input.organizationId);
+    const sessionId = await this.identity.createSession(user.id, this.refreshExpiry(), input.userAgent);
+    return this.issue(identity, randomUUID(), sessionId);
+  }
+
+  async refresh(refreshToken: string): Promise<TokenPair> {
+    const claims = this.tokens.verifyRefresh(refreshToken);
+    if (!claims || !isUuid(claims.jti)) throw new InvalidTokenException();
+    const repository = this.runtime.dataSource.getRepository(SvcRefreshToken);
+    // Claiming the token is one conditional UPDATE, so two concurrent uses cannot both succeed.
+    const claimed = await repository
+      .createQueryBuilder()
+      .update()
+      .set({ used_at: () => 'CURRENT_TIMESTAMP' })
+      .where('jti = :jti AND used_at IS NULL AND revoked_at IS NULL AND expires_at > CURRENT_TIMESTAMP', { jti: claims.jti })
+      .returning(['family', 'userId', 'organizationId', 'sessionId'])
+      .execute();
+    const record = (claimed.raw as Pick<SvcRefreshToken, 'family' | 'userId' | 'organizationId' | 'sessionId'>[])[0];
+    if (!record) {
+      await this.revokeFamilyOf(claims.jti);
+      throw new InvalidTokenException();
+    }
+    if (record.userId !== claims.sub) throw new InvalidTokenException();
+    if (record.sessionId !== null && !(await this.identity.sessionLive(record.sessionId))) throw new InvalidTokenException();
+    const user = await this.identity.userById(record.userId);
+    if (!user || !user.active) throw new InvalidTokenException();
+    let identity: Identity;
+    try {
+      identity = await this.resolve(user, record.organizationId ?? undefined);
+    } catch {
+      // The membership the token was issued for is gone.
+      throw new InvalidTokenException();
+    }
+    return this.issue(identity, record.family, record.sessionId);
+  }
+
+  /** Organization and roles: from the chosen membership with `accountUserEntity`, else from the user row. */
+  private async resolve(user: UserRecord, requested: string | undefined): Promise<Identity> {
+    const memberships = await this.identity.memberships(user.id);
+    if (memberships === null) {
+      if (requested !== undefined && requested !== user.organizationId) {
+        throw new ForbiddenException(`X-Organization-Id does not match the organization of this user`);
+      }
+      return { user, organizationId: user.organizationId, roles: user.roles };
+    }
+    let chosen: Membership | undefined;
+    if (requested !== undefined) {
+      chosen = memberships.find((membership) => membership.organizationId === requested);
+      if (!chosen) throw new ForbiddenException(`No membership in organization ${requested}`);
+    } else if (memberships.length === 1) {
+      chosen = memberships[0];
+    } else if (memberships.length > 1) {
+      throw new ForbiddenException('X-Organization-Id required: the user belongs to several organizations');
+    }
+    if (!chosen) return { user, organizationId: user.organizationId, roles: user.roles };
+    return { user, organizationId: chosen.organizationId, roles: [...new Set([...user.roles, ...chosen.roles])] };
+  }
+
+  private async issue(identity: Identity, family: string, sessionId: string | null): Promise<TokenPair> {
+    const repository = this.runtime.dataSource.getRepository(SvcRefreshToken);
+    const record = await repository.save(
+      repository.create({
+        family,
+        userId: identity.user.id,
+        organizationId: identity.organizationId,
+        sessionId,
+        expires_at: this.refreshExpiry(),
+        used_at: null,
+        revoked_at: null,
+      }),
+    );
+    const sid = sessionId === null ? {} : { sid: sessionId };
+    const access = this.tokens.signAccess({ sub: identity.user.id, organizationId: identity.organizationId, roles: identity.roles, ...sid });
+    const refresh = this.tokens.signRefresh({ sub: identity.user.id, jti: record.jti, organizationId: identity.organizationId, ...sid });
+    return this.tokens.pair(access, refresh);
+  }
+
+  /** A reused (or revoked, or expired) token: revoke every token of its family, and its session. */
+  private async revokeFamilyOf(jti: string): Promise<void> {
+    const repository = this.runtime.dataSource.getRepository(SvcRefreshToken);
+    const known = await repository.findOne({ where: { jti } });
+    if (!known) return;
+    await repository
+      .createQueryBuilder()
+      .update()
+      .set({ revoked_at: () => 'CURRENT_TIMESTAMP' })
+      .where('family = :family AND revoked_at IS NULL', { family: known.family })
+      .execute();
+    if (known.sessionId !== null) await this.identity.revokeSession(known.sessionId);
+  }
+
+  private refreshExpiry(): Date {
+    return new Date(Date.now() + this.tokens.refreshTtl * 1000);
+  }
+}
+
+/** 401 of a failed login, the same whatever failed. */
+export class InvalidCredentialsException extends UnauthorizedException {
+  constructor() {
+    super({ statusCode: 401, message: INVALID_CREDENTIALS, error: 'Unauthorized' });
+  }
+}
+
+function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}

@@ -1,0 +1,224 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ObjectLiteral } from 'typeorm';
+import type { EntityPlan } from '../crud/entity-plan';
+import { SqlContext } from '../crud/sql-context';
+import type { ColumnModel, EntityModel, RelationModel, ServiceModel } from '../schema/model';
+import { SvcRuntime } from '../svc-runtime';
+import { SVC_MODEL } from '../svc.constants';
+import { idString, roleList } from './auth-context';
+
+/** A user as login needs it: never returned to a client. */
+export interface UserRecord {
+  id: string;
+  passwordHash: unknown;
+  /** The user's own organization field, when the user entity has one. */
+  organizationId: string | null;
+  roles: string[];
+  active: boolean;
+}
+
+/** One row of `auth.accountUserEntity`: the user's roles in one organization. */
+export interface Membership {
+  organizationId: string;
+  roles: string[];
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * Reads the entities named in `auth` (user, membership, session) with their own columns,
+ * by convention: `email` and the `is_password` field on the user; the organization field and
+ * `role`/`roles` on memberships; `expiresAt`/`revokedAt` (or snake_case) and `userAgent` on sessions.
+ */
+@Injectable()
+export class SvcIdentityService {
+  constructor(
+    private readonly runtime: SvcRuntime,
+    @Inject(SVC_MODEL) private readonly model: ServiceModel,
+  ) {}
+
+  get auth() {
+    return this.model.auth;
+  }
+
+  async userByEmail(email: string): Promise<UserRecord | null> {
+    const plan = this.userPlan();
+    return this.user(plan, (alias, sql) => `${alias}.${plan.column('email')} = ${sql.param(email)}`);
+  }
+
+  async userById(id: string): Promise<UserRecord | null> {
+    const plan = this.userPlan();
+    const typed = this.typedKey(plan.primaryKey, id);
+    if (typed === null) return null;
+    return this.user(plan, (alias, sql) => `${alias}.${plan.primaryKeyColumn} = ${sql.param(typed)}`);
+  }
+
+  /** The user's memberships, or null when there is no `accountUserEntity`. */
+  async memberships(userId: string): Promise<Membership[] | null> {
+    const plan = this.membershipPlan();
+    if (!plan) return null;
+    const userKey = this.userRelation(plan.model).foreignKey;
+    const typedUser = this.typedKey(this.column(plan.model, userKey)!, userId);
+    if (typedUser === null) return [];
+    const organization = this.column(plan.model, this.organizationField())!;
+    const roles = this.rolesColumn(plan.model);
+    const rows = await this.select(plan, [organization, ...(roles ? [roles] : [])], (alias, sql) =>
+      `${alias}.${plan.column(userKey)} = ${sql.param(typedUser)}`,
+    );
+    const memberships: Membership[] = [];
+    for (const row of rows) {
+      const organizationId = idString(row[organization.name]);
+      if (organizationId !== null) memberships.push({ organizationId, roles: roles ? roleList(row[roles.name]) : [] });
+    }
+    return memberships;
+  }
+
+  /** The user's membership in `organizationId`, or null. */
+  async membership(userId: string, organizationId: string): Promise<Membership | null> {
+    const all = await this.memberships(userId);
+    return all?.find((membership) => membership.organizationId === organizationId) ?? null;
+  }
+
+  /** Creates a row of `auth.sessionEntity` for a login; its id, or null without a session entity. */
+  async createSession(userId: string, expiresAt: Date, userAgent: string | undefined): Promise<string | null> {
+    const plan = this.sessionPlan();
+    if (!plan) return null;
+    const model = plan.model;
+    const values: Row = { [this.userRelation(model).foreignKey]: this.typedKey(this.column(model, this.userRelation(model).foreignKey)!, userId) };
+    const expires = this.firstColumn(model, ['expiresAt', 'expires_at']);
+    if (expires) values[expires.name] = expiresAt;
+    const agent = this.firstColumn(model, ['userAgent', 'user_agent']);
+    if (agent && userAgent) values[agent.name] = userAgent.slice(0, 500);
+    const [row] = await this.runtime.writer.insert(plan, [values]);
+    return idString(row[plan.primaryKey.name]);
+  }
+
+  /** Whether the session exists, is not revoked and has not expired. */
+  async sessionLive(sessionId: string): Promise<boolean> {
+    const plan = this.sessionPlan();
+    if (!plan) return true;
+    const id = this.typedKey(plan.primaryKey, sessionId);
+    if (id === null) return false;
+    const revoked = this.firstColumn(plan.model, ['revokedAt', 'revoked_at']);
+    const expires = this.firstColumn(plan.model, ['expiresAt', 'expires_at']);
+    const rows = await this.select(plan, [plan.primaryKey], (alias, sql) =>
+      [
+        `${alias}.${plan.primaryKeyColumn} = ${sql.param(id)}`,
+        ...(revoked ? [`${alias}.${plan.column(revoked.name)} IS NULL`] : []),
+        ...(expires ? [`(${alias}.${plan.column(expires.name)} IS NULL OR ${alias}.${plan.column(expires.name)} > CURRENT_TIMESTAMP)`] : []),
+      ].join(' AND '),
+    );
+    return rows.length > 0;
+  }
+
+  /** Revokes a session: sets its `revokedAt` when it has one, deletes the row otherwise. */
+  async revokeSession(sessionId: string): Promise<void> {
+    const plan = this.sessionPlan();
+    if (!plan) return;
+    const id = this.typedKey(plan.primaryKey, sessionId);
+    if (id === null) return;
+    const revoked = this.firstColumn(plan.model, ['revokedAt', 'revoked_at']);
+    const match = `${plan.column(plan.primaryKey.name)} = :id`;
+    const qb = this.runtime.dataSource.createQueryBuilder();
+    if (revoked) {
+      await qb.update(plan.metadata.target).set({ [revoked.name]: () => 'CURRENT_TIMESTAMP' } as ObjectLiteral).where(match, { id }).execute();
+    } else {
+      await qb.delete().from(plan.metadata.target).where(match, { id }).execute();
+    }
+  }
+
+  private async user(plan: EntityPlan, where: (alias: string, sql: SqlContext) => string): Promise<UserRecord | null> {
+    const model = plan.model;
+    const password = model.columns.find((column) => column.field?.isPassword);
+    if (!password) throw new Error(`auth.userEntity ${model.name} has no is_password field`);
+    const organization = this.column(model, this.organizationField());
+    const roles = this.rolesColumn(model);
+    const active = model.columns.find((column) => column.name === 'active' && column.type === 'boolean');
+    const columns = [plan.primaryKey, password, organization, roles, active].filter((c): c is ColumnModel => c !== undefined);
+    const [row] = await this.select(plan, columns, where, 1);
+    if (!row) return null;
+    return {
+      id: idString(row[plan.primaryKey.name])!,
+      passwordHash: row[password.name],
+      organizationId: organization ? idString(row[organization.name]) : null,
+      roles: roles ? roleList(row[roles.name]) : [],
+      active: active ? row[active.name] !== false : true,
+    };
+  }
+
+  private async select(
+    plan: EntityPlan,
+    columns: readonly ColumnModel[],
+    where: (alias: string, sql: SqlContext) => string,
+    limit?: number,
+  ): Promise<Row[]> {
+    const dataSource = this.runtime.dataSource;
+    const sql = new SqlContext(this.runtime.plans, (name) => dataSource.driver.escape(name));
+    const alias = sql.escape('u');
+    const qb = dataSource.createQueryBuilder().from(plan.metadata.target as never, 'u');
+    columns.forEach((column, index) => {
+      const expression = `${alias}.${plan.column(column.name)}`;
+      if (index === 0) qb.select(expression, column.name);
+      else qb.addSelect(expression, column.name);
+    });
+    qb.where(where(alias, sql)).orderBy(`${alias}.${plan.primaryKeyColumn}`, 'ASC');
+    if (limit !== undefined) qb.limit(limit);
+    return sql.applyTo(qb).getRawMany();
+  }
+
+  private organizationField(): string {
+    return this.model.auth?.organizationField ?? 'organizationId';
+  }
+
+  private userPlan(): EntityPlan {
+    const name = this.model.auth?.userEntity;
+    if (!name) throw new Error('auth.userEntity is not set');
+    return this.runtime.plans.get(name);
+  }
+
+  private membershipPlan(): EntityPlan | null {
+    const name = this.model.auth?.accountUserEntity;
+    return name ? this.runtime.plans.get(name) : null;
+  }
+
+  private sessionPlan(): EntityPlan | null {
+    const name = this.model.auth?.sessionEntity;
+    return name ? this.runtime.plans.get(name) : null;
+  }
+
+  private userRelation(model: EntityModel): RelationModel {
+    const user = this.model.auth?.userEntity;
+    const relation = model.relations.find((candidate) => candidate.kind === 'many-to-one' && candidate.target === user);
+    if (!relation) throw new Error(`${model.name} has no many-to-one relation to the user entity ${user}`);
+    return relation;
+  }
+
+  private rolesColumn(model: EntityModel): ColumnModel | undefined {
+    return this.firstColumn(model, ['roles', 'role']);
+  }
+
+  private firstColumn(model: EntityModel, names: readonly string[]): ColumnModel | undefined {
+    for (const name of names) {
+      const column = this.column(model, name);
+      if (column) return column;
+    }
+    return undefined;
+  }
+
+  private column(model: EntityModel, name: string): ColumnModel | undefined {
+    return model.columns.find((column) => column.name === name);
+  }
+
+  /** A key as its column's type (integer or uuid), or null when it cannot be one. */
+  private typedKey(column: ColumnModel, value: string): string | number | null {
+    if (column.type === 'integer') {
+      if (!/^-?\d{1,10}$/.test(value)) return null;
+      const n = Number(value);
+      return Math.abs(n) <= 2147483647 ? n : null;
+    }
+    if (column.type === 'uuid') {
+      return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value) ? value.toLowerCase() : null;
+    }
+    return value;
+  }
+}

@@ -1,0 +1,17 @@
+export * from './auth.constants';
+export { SvcApiKey, SvcRefreshToken, authEntities } from './auth.entities';
+export { createApiKey, listApiKeys, revokeApiKey, findApiKey, hashApiKey } from './api-keys';
+export type { ApiKeyInfo, CreateApiKeyInput, CreatedApiKey } from './api-keys';
+export { SvcApiKeyService } from './api-key.service';
+export { SvcAuthGuard } from './auth.guard';
+export { SvcAuthService, INVALID_CREDENTIALS, InvalidCredentialsException, type LoginInput } from './auth.service';
+export { SvcAuthController } from './auth.controller';
+export { LoginDto, RefreshDto, TokenPairDto } from './auth.dto';
+export { SvcIdentityService, type Membership, type UserRecord } from './identity.service';
+export { SvcJwtAuthenticator } from './jwt-authenticator';
+export { SvcTokenService, type AccessClaims, type RefreshClaims, type TokenPair } from './token.service';
+export { resolveJwtSecret, MissingJwtSecretError, MIN_SECRET_LENGTH } from './jwt-secret';
+export { hashPassword, verifyPassword, PASSWORD_HASH_COST } from './password';
+export { contextFromClaims, withOrganization } from './auth-context';
+export { extractCredential, readCookie, type Credential } from './credentials';
+export { SvcGuardsModule, type SvcGuardsModuleOptions } from './guards.module';

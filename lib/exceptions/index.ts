@@ -1,0 +1,2 @@
+export * from './platform.exceptions';
+export * from './scope.exceptions';
