@@ -1,0 +1,222 @@
+/**
+ * `svc init` as a user runs it: the built CLI in a temporary folder. The real `npm install` is in
+ * test/e2e/new-user-flow.spec.ts; here `--skip-install`, and node_modules linked for the compile check.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { assertBuilt, build, cleanEnv, linkNodeModules, readJson, ROOT, svc, tempDir } from './generate.helpers';
+
+const own = readJson(join(ROOT, 'package.json'));
+const versionOf = (name: string): string => own.dependencies[name] ?? own.devDependencies[name];
+
+let dir: string;
+/** No platform credential unless a test writes one. */
+let configHome: string;
+const env = (): NodeJS.ProcessEnv => cleanEnv({ XDG_CONFIG_HOME: configHome });
+const init = (...args: string[]) => svc(dir, ['init', ...args], env());
+
+beforeAll(assertBuilt);
+beforeEach(() => {
+  dir = tempDir('init');
+  configHome = join(dir, '.config-home');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('svc init: refusals', () => {
+  it('documents its options in --help', () => {
+    const run = init('--help');
+    expect(run.code).toBe(0);
+    for (const option of ['[dir]', '--name <name>', '--language <language>', '--skip-platform', '--skip-install', '--package <path-or-spec>']) {
+      expect(run.stdout).toContain(option);
+    }
+  });
+
+  it('supports only typescript', () => {
+    const run = init('--name', 'demo', '--language', 'python', '--skip-platform');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('✖ --language python: only typescript is supported\n');
+    expect(existsSync(join(dir, 'demo'))).toBe(false);
+  });
+
+  it('needs a platform login without --skip-platform', () => {
+    const run = init('--name', 'demo', '--skip-install');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      '✖ svc init needs a platform login: run `svc login`, or pass --skip-platform to create the project locally\n',
+    );
+    expect(existsSync(join(dir, 'demo'))).toBe(false);
+  });
+
+  it('goes on when a platform credential is stored', () => {
+    mkdirSync(join(configHome, 'svc'), { recursive: true });
+    writeFileSync(join(configHome, 'svc', 'credentials.json'), '{}');
+    const run = init('--name', 'demo', '--skip-install');
+    expect(run.code).toBe(0);
+    expect(existsSync(join(dir, 'demo', '.svcrc'))).toBe(true);
+  });
+
+  it('refuses a non-empty folder and touches nothing in it', () => {
+    mkdirSync(join(dir, 'demo'));
+    writeFileSync(join(dir, 'demo', 'notes.txt'), 'mine');
+    const run = init('--name', 'demo', '--skip-platform', '--skip-install');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('✖ demo is not empty: choose a new folder, or empty this one\n');
+    expect(readdirSync(join(dir, 'demo'))).toEqual(['notes.txt']);
+  });
+
+  it('refuses an invalid package name, and asks for --name when there is no folder', () => {
+    expect(init('--name', 'My App', '--skip-platform').stderr).toContain('"My App" is not a valid package name');
+    const run = init('--skip-platform');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('missing --name <name>');
+  });
+});
+
+describe('svc init: the project', () => {
+  // One project for these read-only checks.
+  let parent: string;
+  let project: string;
+  let stdout: string;
+  beforeAll(() => {
+    parent = tempDir('init-project');
+    const run = svc(parent, ['init', '--name', 'demo', '--skip-platform', '--skip-install'], cleanEnv({ XDG_CONFIG_HOME: join(parent, '.config-home') }));
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    stdout = run.stdout;
+    project = join(parent, 'demo');
+  });
+  afterAll(() => rmSync(parent, { recursive: true, force: true }));
+  const text = (path: string): string => readFileSync(join(project, path), 'utf8');
+
+  it('prints what it creates and the next steps', () => {
+    expect(stdout).toContain(`Creating demo in ${project}`);
+    for (const file of ['package.json', '.svcrc', 'src/main.ts', 'src/autogen/notes/note.entity.ts', 'src/extensions/README.md']) {
+      expect(stdout).toContain(`CREATE ${file}\n`);
+    }
+    expect(stdout).toContain('Skipped npm install (--skip-install).');
+    expect(stdout).toContain('  cd demo\n  npm install\n  npx svc dev');
+  });
+
+  it('writes package.json with the scripts and the dependencies of a generated app', () => {
+    const pkg = readJson(join(project, 'package.json'));
+    expect(pkg.name).toBe('demo');
+    expect(pkg.scripts).toMatchObject({
+      build: 'tsc -p tsconfig.build.json',
+      start: 'node dist/main.js',
+      'start:dev': 'svc dev',
+      'svc:generate': 'svc generate',
+      'svc:validate': 'svc schema validate',
+    });
+    const expected: Record<string, string> = { '@svc/nest': `^${own.version}` };
+    for (const name of ['@nestjs/common', '@nestjs/core', '@nestjs/platform-express', '@nestjs/swagger', '@nestjs/typeorm', 'class-validator', 'class-transformer', 'reflect-metadata', 'rxjs', 'typeorm', 'pg']) {
+      expected[name] = versionOf(name);
+    }
+    expect(pkg.dependencies).toEqual(expected);
+    expect(pkg.devDependencies).toEqual({ typescript: '~6.0.3', '@types/node': own.devDependencies['@types/node'] });
+  });
+
+  it('writes a strict tsconfig for Node 20 modules with decorator metadata', () => {
+    const { compilerOptions } = readJson(join(project, 'tsconfig.json'));
+    expect(compilerOptions).toMatchObject({ strict: true, module: 'node20', experimentalDecorators: true, emitDecoratorMetadata: true, outDir: 'dist' });
+    expect(readJson(join(project, 'tsconfig.build.json')).extends).toBe('./tsconfig.json');
+  });
+
+  it('writes main.ts and app.module.ts in the shape nest-add produces', () => {
+    expect(text('src/main.ts')).toBe(
+      [
+        "import { NestFactory } from '@nestjs/core';",
+        "import { configureSvcApp } from '@svc/nest';",
+        "import { AppModule } from './app.module';",
+        '',
+        'async function bootstrap() {',
+        '  const app = await NestFactory.create(AppModule);',
+        '  configureSvcApp(app);',
+        '  await app.listen(process.env.APP_PORT ?? process.env.PORT ?? 3100);',
+        '}',
+        'void bootstrap();',
+        '',
+      ].join('\n'),
+    );
+    expect(text('src/app.module.ts')).toBe(
+      [
+        "import { Module } from '@nestjs/common';",
+        "import { SvcModule } from '@svc/nest';",
+        "import { AutogenModule } from './autogen/autogen.module';",
+        "import { svcModel } from './autogen/svc.model';",
+        '',
+        '@Module({ imports: [SvcModule.forRoot({ schema: svcModel }), AutogenModule] })',
+        'export class AppModule {}',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('writes a valid starter .svcrc naming its JSON Schema, already generated', () => {
+    const svcrc = readJson(join(project, '.svcrc'));
+    expect(svcrc.$schema).toBe('./node_modules/@svc/nest/schemas/svcrc.schema.json');
+    expect(svc(project, ['schema', 'validate']).code).toBe(0);
+    expect(svc(project, ['generate']).stdout).toContain('✔ Nothing to change');
+  });
+
+  it('documents every environment variable in .env.example', () => {
+    const example = text('.env.example');
+    for (const name of ['APP_PORT', 'PORT', 'DATABASE_TYPE', 'DATABASE_URL', 'DATABASE_SYNC', 'PGLITE_DATA_DIR', 'JWT_SECRET', 'NODE_ENV', 'LOG_LEVEL']) {
+      expect(example).toMatch(new RegExp(`^# .*\\n#? ?${name}=`, 'm'));
+    }
+  });
+
+  it('ignores node_modules, dist and .svc, and explains the project in README.md and src/extensions/README.md', () => {
+    const ignored = text('.gitignore').split('\n');
+    for (const entry of ['node_modules/', 'dist/', '.svc/']) expect(ignored).toContain(entry);
+    const readme = text('README.md');
+    for (const words of ['# demo', 'npx svc dev', 'npx svc schema validate', 'npx svc generate', 'src/extensions/', 'npx svc migrate']) {
+      expect(readme).toContain(words);
+    }
+    expect(text('src/extensions/README.md')).toContain('`svc generate` never writes, changes or deletes');
+  });
+
+  it('compiles with the strict tsconfig', () => {
+    linkNodeModules(project);
+    build(project);
+    expect(existsSync(join(project, 'dist', 'main.js'))).toBe(true);
+    expect(existsSync(join(project, 'dist', 'autogen', 'notes', 'note.entity.js'))).toBe(true);
+  });
+});
+
+describe('svc init: options', () => {
+  it('takes the folder from [dir] and the name from --name', () => {
+    expect(init('services/api', '--name', '@acme/api', '--skip-platform', '--skip-install').code).toBe(0);
+    expect(readJson(join(dir, 'services/api/package.json')).name).toBe('@acme/api');
+  });
+
+  it('defaults the name to the folder name', () => {
+    expect(init('shop', '--skip-platform', '--skip-install').code).toBe(0);
+    expect(readJson(join(dir, 'shop/package.json')).name).toBe('shop');
+  });
+
+  it('depends on a local tarball or folder through an absolute file: spec, and on a version range as given', () => {
+    const tarball = join(dir, 'svc-nest-9.9.9.tgz');
+    writeFileSync(tarball, '');
+    expect(init('a', '--skip-platform', '--skip-install', '--package', 'svc-nest-9.9.9.tgz').code).toBe(0);
+    expect(readJson(join(dir, 'a/package.json')).dependencies['@svc/nest']).toBe(`file:${tarball}`);
+    expect(init('b', '--skip-platform', '--skip-install', '--package', ROOT).code).toBe(0);
+    expect(readJson(join(dir, 'b/package.json')).dependencies['@svc/nest']).toBe(`file:${ROOT}`);
+    expect(init('c', '--skip-platform', '--skip-install', '--package', '@svc/nest@~0.1.0').code).toBe(0);
+    expect(readJson(join(dir, 'c/package.json')).dependencies['@svc/nest']).toBe('~0.1.0');
+  });
+
+  it('reports a failing npm install with exit code 1 and keeps the project', () => {
+    // An unreachable registry makes npm fail fast.
+    const run = spawnSync(process.execPath, [join(ROOT, 'dist/bin/svc.js'), 'init', 'offline', '--skip-platform'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: cleanEnv({ npm_config_registry: 'http://127.0.0.1:9/', npm_config_offline: 'true', npm_config_fetch_retries: '0' }),
+      timeout: 120_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('Installing dependencies with npm install');
+    expect(run.stderr).toContain('✖ npm install failed (exit code');
+    expect(existsSync(join(dir, 'offline', 'src', 'autogen', 'svc.model.ts'))).toBe(true);
+  });
+});
