@@ -9,6 +9,17 @@ type Record_ = Record<string, unknown>;
 /** Raw SQL for "the column's default (NULL when it has none)", used by PUT for omitted fields. */
 const DEFAULT_VALUE = () => 'DEFAULT';
 
+/** Name of the CTE holding the row a tracked write replaces. */
+const PREVIOUS_CTE = 'svc_previous';
+/** Prefix of the RETURNING aliases of the previous row's columns; `:` never occurs in a property name. */
+const PREVIOUS_PREFIX = 'previous:';
+
+/** A written record and, for changes to an existing row, that row just before the statement. */
+export interface WriteChange {
+  readonly record: Record_;
+  readonly previous?: Record_;
+}
+
 /**
  * Single-statement writes with RETURNING, so a write and the record it produced
  * cost one round trip and a failed write changes nothing.
@@ -96,6 +107,86 @@ export class WriteExecutor {
       .returning(this.returning(plan))
       .execute();
     return (result.raw as Record_[])[0] ?? null;
+  }
+
+  /** `update()`, also returning the row as it was before (for domain events). Still one statement. */
+  async updateTracked(
+    plan: EntityPlan,
+    id: string | number,
+    values: Record_,
+    conditions: readonly RootCondition[],
+    replace: boolean,
+  ): Promise<WriteChange | null> {
+    const deleted = plan.model.softDelete ? 'live' : 'any';
+    return this.trackedUpdate(plan, id, writableValues(plan, values, replace), conditions, deleted);
+  }
+
+  /** `delete()`, returning the removed (or soft-deleted) row and the row before; null when none matched. */
+  async deleteTracked(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<WriteChange | null> {
+    if (plan.model.softDelete) {
+      return this.trackedUpdate(plan, id, { deleted_at: () => 'CURRENT_TIMESTAMP' }, conditions, 'live');
+    }
+    const sql = this.sqlContext();
+    const root: AliasedEntity = { alias: plan.table, plan };
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(plan.metadata.target)
+      .where(this.matchSql(root, id, conditions, sql, 'any'))
+      .setParameters(sql.params)
+      .returning(this.returning(plan))
+      .execute();
+    const row = (result.raw as Record_[])[0];
+    return row ? { record: row, previous: row } : null;
+  }
+
+  /** `recover()`, also returning the row as it was before; null when no deleted row matched. */
+  async recoverTracked(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<WriteChange | null> {
+    return this.trackedUpdate(plan, id, { deleted_at: null }, conditions, 'deleted');
+  }
+
+  /**
+   * `WITH svc_previous AS (SELECT ... FOR UPDATE) UPDATE ... WHERE pk IN (SELECT pk FROM svc_previous)
+   * RETURNING <new columns>, (SELECT <old column> FROM svc_previous)...`. The CTE locks the row
+   * before the update reads it, so under concurrent writers `previous` is exactly the version
+   * this statement replaced; both rows come back with the same column types.
+   */
+  private async trackedUpdate(
+    plan: EntityPlan,
+    id: string | number,
+    set: Record_,
+    conditions: readonly RootCondition[],
+    deleted: 'live' | 'deleted' | 'any',
+  ): Promise<WriteChange | null> {
+    const sql = this.sqlContext();
+    const root: AliasedEntity = { alias: plan.table, plan };
+    const escape = (name: string) => this.dataSource.driver.escape(name);
+    const previous = escape(PREVIOUS_CTE);
+    const columns = plan.visibleColumns;
+    const select =
+      `SELECT ${columns.map((column) => `${plan.column(column.name)} AS ${escape(column.name)}`).join(', ')} ` +
+      `FROM ${plan.table} WHERE ${this.matchSql(root, id, conditions, sql, deleted)} FOR UPDATE`;
+    const previousColumns = columns.map(
+      (column) => `(SELECT ${previous}.${escape(column.name)} FROM ${previous}) AS ${escape(PREVIOUS_PREFIX + column.name)}`,
+    );
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(plan.metadata.target)
+      .addCommonTableExpression(select, PREVIOUS_CTE)
+      .set(set as ObjectLiteral)
+      .where(`${plan.table}.${plan.primaryKeyColumn} IN (SELECT ${previous}.${escape(plan.primaryKey.name)} FROM ${previous})`)
+      .setParameters(sql.params)
+      .returning([this.returning(plan), ...previousColumns].join(', '))
+      .execute();
+    const row = (result.raw as Record_[])[0];
+    if (!row) return null;
+    const record: Record_ = {};
+    const before: Record_ = {};
+    for (const column of columns) {
+      record[column.name] = row[column.name];
+      before[column.name] = row[PREVIOUS_PREFIX + column.name];
+    }
+    return { record, previous: before };
   }
 
   private matchSql(
