@@ -1,8 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource } from 'typeorm';
 import { EntityPlans } from './crud/entity-plan';
 import { ReadExecutor } from './crud/read.executor';
 import { WriteExecutor } from './crud/write.executor';
+import { DomainEventPublisher } from './events/domain-event-publisher';
+import { PublishingWriter } from './events/publishing-writer';
+import type { CrudRequest } from './interfaces/crud-request.interface';
 import type { EntityModel, ServiceModel } from './schema/model';
 import { SVC_MODEL } from './svc.constants';
 
@@ -16,15 +20,24 @@ export class SvcRuntime {
   readonly plans: EntityPlans;
   readonly reader: ReadExecutor;
   readonly writer: WriteExecutor;
+  /** Domain events of entities with `events` on (`<entity>.created`...), after each write commits. */
+  readonly events: DomainEventPublisher;
 
   constructor(
     @Inject(SVC_MODEL) readonly model: ServiceModel,
     readonly dataSource: DataSource,
+    @Optional() eventEmitter?: EventEmitter2,
   ) {
     this.entities = new Map(model.entities.map((entity) => [entity.name, entity]));
     this.plans = new EntityPlans(dataSource, this.entities);
     this.reader = new ReadExecutor(dataSource, this.plans);
     this.writer = new WriteExecutor(dataSource, this.plans);
+    this.events = new DomainEventPublisher(eventEmitter ?? null);
+  }
+
+  /** `writer` for one request's writes: each publishes its domain events once committed. */
+  writerFor(request: Pick<CrudRequest, 'auth'>): PublishingWriter {
+    return new PublishingWriter(this.writer, this.events, request.auth);
   }
 
   entity(name: string): EntityModel {
