@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { SvcAuthController } from './auth/auth.controller';
 import { svcDataSourceFactory } from './database/typeorm-options';
 import { HealthModule } from './health/health.module';
+import { SvcOperationsModule } from './production/operations.module';
 import { SvcRuntime } from './svc-runtime';
 import { SVC_MODEL } from './svc.constants';
 import {
@@ -67,6 +68,7 @@ export class SvcModule extends ConfigurableModuleClass {
           dataSourceFactory: svcDataSourceFactory,
         }),
         HealthModule,
+        SvcOperationsModule.forRoot(optionsModule),
       ],
       controllers: authRoutes ? [SvcAuthController] : [],
       providers: [...runtimeProviders, ...authProviders],
