@@ -14,6 +14,7 @@ import { readDatabaseConfig } from './database/database-config';
 import { svcTypeOrmModuleOptions } from './database/typeorm-options';
 import { SvcExceptionFilter } from './filters/svc-exception.filter';
 import type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
+import { assertProductionConfig } from './production/production-config';
 import { loadSvcrcOrThrow } from './schema/load-svcrc';
 import type { ServiceModel } from './schema/model';
 import { ScopeGuard } from './scope/scope.guard';
@@ -22,12 +23,19 @@ import { SVC_MODEL } from './svc.constants';
 import { MODULE_OPTIONS_TOKEN } from './svc.module-definition';
 import { SvcValidationPipe } from './validation/svc-validation.pipe';
 
-/** The service model from the options: given directly, or read from a `.svcrc` path. */
+/**
+ * The service model from the options: given directly, or read from a `.svcrc` path. Everything
+ * depends on it, so the environment is checked here, before anything opens (`LOG_LEVEL`, and with
+ * `NODE_ENV=production` the settings `assertProductionConfig()` requires).
+ */
 export const modelProvider: Provider = {
   provide: SVC_MODEL,
   inject: [MODULE_OPTIONS_TOKEN],
-  useFactory: (options: SvcModuleOptions): ServiceModel =>
-    typeof options.schema === 'string' ? loadSvcrcOrThrow(options.schema) : options.schema,
+  useFactory: (options: SvcModuleOptions): ServiceModel => {
+    const model = typeof options.schema === 'string' ? loadSvcrcOrThrow(options.schema) : options.schema;
+    assertProductionConfig(options.env ?? process.env, model);
+    return model;
+  },
 };
 
 /** TypeORM options for `TypeOrmModule.forRootAsync`: PGlite or PostgreSQL from the environment. */
