@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { applyOperationalSettings } from './production/operational-settings';
 import { SvcRuntime } from './svc-runtime';
 
 export interface ConfigureAppOptions {
@@ -14,10 +15,12 @@ export interface ConfigureAppOptions {
 
 /**
  * Applies the service-wide settings of `.svcrc` to an application: JSON body
- * limit, CORS, the OpenAPI page at `/_docs`, and shutdown hooks so the database
- * closes cleanly on SIGTERM.
+ * limit, CORS, the OpenAPI page at `/_docs`; and, first, the process settings of
+ * `applyOperationalSettings()`: `LOG_LEVEL`, `TRUST_PROXY`, request logging, and a
+ * graceful shutdown on SIGTERM (in-flight requests finish, the database closes, exit 0).
  */
 export function configureSvcApp(app: INestApplication, options: ConfigureAppOptions = {}): void {
+  applyOperationalSettings(app);
   const { model } = app.get(SvcRuntime);
   const express = app as NestExpressApplication;
   if (typeof express.useBodyParser === 'function') {
@@ -35,5 +38,4 @@ export function configureSvcApp(app: INestApplication, options: ConfigureAppOpti
       .build();
     SwaggerModule.setup('_docs', app, () => SwaggerModule.createDocument(app, config));
   }
-  app.enableShutdownHooks();
 }
