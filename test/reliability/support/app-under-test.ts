@@ -1,0 +1,43 @@
+import { Client } from 'pg';
+import { reliabilityAppModule } from '../../apps/reliability/src/app.module';
+import { type RunningApp, startApp } from '../../support/start-app';
+import { planDataset, seedThroughHttp, type Store } from './dataset';
+import { agentFor, type Agent } from './http-agent';
+
+export interface SeededApp {
+  readonly running: RunningApp;
+  readonly http: Agent;
+  readonly store: Store;
+  /** Whether the database orders text by code point (C / C.UTF-8 collation), as the oracle does. */
+  readonly codePointCollation: boolean;
+}
+
+/** The reliability app, in process, on a fresh database of `kind`, seeded through its API. */
+export async function startSeededApp(kind: 'pglite' | 'postgres', seed: number, items = 60): Promise<SeededApp> {
+  const running = await startApp(kind, reliabilityAppModule);
+  try {
+    const http = agentFor(running.app.getHttpServer());
+    const store = await seedThroughHttp(http, planDataset(seed, items));
+    let codePointCollation = true;
+    if (kind === 'postgres') {
+      const collation = await withClient(running.database.env.DATABASE_URL!, (c) =>
+        c.query<{ datcollate: string }>('SELECT datcollate FROM pg_database WHERE datname = current_database()'),
+      );
+      codePointCollation = /^(C|POSIX|C\.UTF-?8)$/i.test(collation.rows[0]!.datcollate);
+    }
+    return { running, http, store, codePointCollation };
+  } catch (error) {
+    await running.close();
+    throw error;
+  }
+}
+
+export async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
