@@ -78,7 +78,7 @@ export class CrudService<T extends ObjectLiteral> {
 
   /** `POST /<entities>`. */
   async createOne(body: object, request: CrudRequest): Promise<Partial<T>> {
-    const [created] = await this.runtime.writer.insert(this.plan, [await this.createValues(body, request)]);
+    const [created] = await this.runtime.writerFor(request).insert(this.plan, [await this.createValues(body, request)]);
     return created as Partial<T>;
   }
 
@@ -87,7 +87,7 @@ export class CrudService<T extends ObjectLiteral> {
     const rows: Record<string, unknown>[] = [];
     // One at a time: password hashing is deliberately slow and CPU-bound.
     for (const body of bodies) rows.push(await this.createValues(body, request));
-    return (await this.runtime.writer.insert(this.plan, rows)) as Partial<T>[];
+    return (await this.runtime.writerFor(request).insert(this.plan, rows)) as Partial<T>[];
   }
 
   /** `PATCH /<entities>/:id`: changes the given fields only. */
@@ -103,14 +103,14 @@ export class CrudService<T extends ObjectLiteral> {
   /** `DELETE /<entities>/:id` (soft when the entity has `softDelete`). */
   async deleteOne(id: Id, request: CrudRequest): Promise<void> {
     this.assertPossibleId(id);
-    const deleted = await this.runtime.writer.delete(this.plan, id, this.allConditions(request, 'delete'));
+    const deleted = await this.runtime.writerFor(request).delete(this.plan, id, this.allConditions(request, 'delete'));
     if (!deleted) throw await this.missing(id, request, 'delete');
   }
 
   /** `PATCH /<entities>/:id/recover`: restores a soft-deleted record. */
   async recoverOne(id: Id, request: CrudRequest): Promise<Partial<T>> {
     this.assertPossibleId(id);
-    const record = await this.runtime.writer.recover(this.plan, id, this.allConditions(request, 'update'));
+    const record = await this.runtime.writerFor(request).recover(this.plan, id, this.allConditions(request, 'update'));
     if (!record) throw new NotFoundException(`${this.entity.name} ${id} not found among deleted records`);
     return record as Partial<T>;
   }
@@ -143,7 +143,7 @@ export class CrudService<T extends ObjectLiteral> {
     const values = await this.prepareUpdate(body, request);
     await this.scope.prepareWrite(this.entity, values, request, 'update', replace);
     await this.hashPasswords(values);
-    const record = await this.runtime.writer.update(this.plan, id, values, conditions, replace);
+    const record = await this.runtime.writerFor(request).update(this.plan, id, values, conditions, replace);
     if (!record) throw await this.missing(id, request, 'update');
     return record as Partial<T>;
   }
