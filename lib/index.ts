@@ -56,3 +56,10 @@ export * from './exceptions';
 export { Auth } from './decorators/auth.decorator';
 export { CrudEntity, CRUD_ENTITY_KEY } from './decorators/crud-entity.decorator';
 export type { RelatedCondition } from './crud/read.executor';
+
+// Domain events, rate limiting, logging and production settings
+export * from './events';
+export type { WriteChange } from './crud/write.executor';
+export * from './throttling';
+export * from './logging';
+export * from './production';
