@@ -1,0 +1,60 @@
+import { Logger } from '@nestjs/common';
+import type { EventEmitter2 } from '@nestjs/event-emitter';
+import type { WriteChange } from '../crud/write.executor';
+import type { AuthContext } from '../interfaces/auth-context.interface';
+import type { EntityModel } from '../schema/model';
+import { type DomainEvent, type DomainEventAction, domainEventName } from './domain-event';
+
+/**
+ * Emits domain events through `@nestjs/event-emitter` for entities with `events` on.
+ *
+ * Called only after a write statement has returned, that is after it committed (every CRUD
+ * write is one autocommitted statement), so a failed or rolled-back write emits nothing.
+ * Delivery is in process and at most once: a crash between the commit and the emit loses
+ * the event. Listeners receive events in write order; a listener's error is logged and never
+ * changes the HTTP answer of the write that caused it.
+ */
+export class DomainEventPublisher {
+  private readonly logger = new Logger('SvcDomainEvents');
+
+  constructor(private readonly emitter: EventEmitter2 | null) {}
+
+  /** Whether writes to `entity` must publish (and so read the previous row). */
+  enabled(entity: EntityModel): boolean {
+    return entity.events && this.emitter !== null;
+  }
+
+  publish(entity: EntityModel, action: DomainEventAction, changes: readonly WriteChange[], auth: AuthContext | null): void {
+    if (!this.enabled(entity) || changes.length === 0) return;
+    const name = domainEventName(entity, action);
+    const primaryKey = entity.columns.find((column) => column.kind === 'primary')?.name ?? 'id';
+    const occurredAt = new Date();
+    for (const change of changes) {
+      // Listeners get their own copy: the record is also the HTTP response body.
+      const event: DomainEvent = {
+        entity: entity.name,
+        action,
+        id: change.record[primaryKey] as string | number,
+        record: structuredClone(change.record),
+        ...(change.previous ? { previous: structuredClone(change.previous) } : {}),
+        auth,
+        occurredAt,
+      };
+      this.emit(name, event);
+    }
+  }
+
+  private emit(name: string, event: DomainEvent): void {
+    try {
+      // emitAsync: a listener's rejected promise is caught here instead of crashing the process.
+      this.emitter!.emitAsync(name, event).catch((error: unknown) => this.listenerFailed(name, error));
+    } catch (error) {
+      this.listenerFailed(name, error);
+    }
+  }
+
+  private listenerFailed(name: string, error: unknown): void {
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    this.logger.error(`A listener of "${name}" failed: ${detail}`);
+  }
+}

@@ -1,0 +1,28 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import { ThrottlerStorageService } from '@nestjs/throttler';
+import { SVC_RATE_LIMIT_STORAGE, SvcRateLimitInterceptor } from '../throttling/rate-limit.interceptor';
+import { SvcShutdownState } from './shutdown-drain';
+
+/**
+ * What `SvcModule` adds for running in production: the event emitter of domain events
+ * (`EventEmitterModule.forRoot({ wildcard: true })`, so `@OnEvent('loan.*')` works), the
+ * `api.rateLimit` interceptor and the shutdown state used to drain requests.
+ */
+@Module({})
+export class SvcOperationsModule {
+  /** `optionsModule` exports `SVC_MODEL`. */
+  static forRoot(optionsModule: DynamicModule): DynamicModule {
+    return {
+      module: SvcOperationsModule,
+      imports: [optionsModule, EventEmitterModule.forRoot({ wildcard: true })],
+      providers: [
+        SvcShutdownState,
+        { provide: SVC_RATE_LIMIT_STORAGE, useClass: ThrottlerStorageService },
+        { provide: APP_INTERCEPTOR, useClass: SvcRateLimitInterceptor },
+      ],
+      exports: [SvcShutdownState, SVC_RATE_LIMIT_STORAGE],
+    };
+  }
+}

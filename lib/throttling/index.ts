@@ -1,0 +1,1 @@
+export { RATE_LIMIT_NAME, SVC_RATE_LIMIT_STORAGE, SvcRateLimitInterceptor } from './rate-limit.interceptor';

@@ -1,0 +1,93 @@
+import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { normalizeIp, ThrottlerException, type ThrottlerStorage } from '@nestjs/throttler';
+import { createHash } from 'node:crypto';
+import type { Observable } from 'rxjs';
+import { HealthController } from '../health/health.controller';
+import type { AuthContext } from '../interfaces/auth-context.interface';
+import type { ServiceModel } from '../schema/model';
+import { SVC_MODEL } from '../svc.constants';
+
+/** Injection token of the counters (`ThrottlerStorageService` of `@nestjs/throttler`, in memory). */
+export const SVC_RATE_LIMIT_STORAGE = Symbol('svc:rate_limit_storage');
+
+/** Name of the one limit `.svcrc` declares (`@SkipThrottle()` without arguments skips it). */
+export const RATE_LIMIT_NAME = 'default';
+/** Metadata key `@SkipThrottle()` of `@nestjs/throttler` sets for the default limit. */
+const SKIP_KEY = `THROTTLER:SKIP${RATE_LIMIT_NAME}`;
+
+interface RateLimitedRequest {
+  ip?: string;
+  socket?: { remoteAddress?: string };
+  headers: Record<string, string | string[] | undefined>;
+  auth?: AuthContext | null;
+}
+
+interface HeaderSink {
+  setHeader(name: string, value: string | number): unknown;
+}
+
+/**
+ * `api.rateLimit { ttl, limit }` of `.svcrc`: at most `limit` requests per `ttl` seconds per
+ * client, over all routes together; past it, 429 in the error envelope with `Retry-After`.
+ *
+ * The client is the API key or the user of `request.auth`, else the client IP. This is an
+ * interceptor, not a guard, so that it runs after every guard, including an auth guard
+ * registered per controller or by a module imported after `SvcModule`: `request.auth` is then
+ * final. `/health` and routes marked `@SkipThrottle()` are not limited.
+ *
+ * Counters live in this process (`@nestjs/throttler`'s in-memory storage): with N instances
+ * behind a load balancer a client may make up to N × limit requests per window.
+ */
+@Injectable()
+export class SvcRateLimitInterceptor implements NestInterceptor {
+  constructor(
+    @Inject(SVC_MODEL) private readonly model: ServiceModel,
+    @Inject(SVC_RATE_LIMIT_STORAGE) private readonly storage: ThrottlerStorage,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const rateLimit = this.model.api.rateLimit;
+    if (!rateLimit || context.getType() !== 'http' || this.skipped(context)) return next.handle();
+    const request = context.switchToHttp().getRequest<RateLimitedRequest>();
+    const response = context.switchToHttp().getResponse<HeaderSink>();
+    const ttl = rateLimit.ttl * 1000;
+    const key = createHash('sha256')
+      .update(`svc-rate-limit:${this.tracker(request)}`)
+      .digest('hex');
+    const hit = await this.storage.increment(key, ttl, rateLimit.limit, ttl, RATE_LIMIT_NAME);
+    response.setHeader('X-RateLimit-Limit', rateLimit.limit);
+    response.setHeader('X-RateLimit-Remaining', Math.max(0, rateLimit.limit - hit.totalHits));
+    response.setHeader('X-RateLimit-Reset', hit.timeToExpire);
+    if (hit.isBlocked) {
+      const retryAfter = Math.max(1, hit.timeToBlockExpire);
+      response.setHeader('Retry-After', retryAfter);
+      throw new ThrottlerException(`Too many requests: at most ${rateLimit.limit} per ${rateLimit.ttl} s. Retry after ${retryAfter} s.`);
+    }
+    return next.handle();
+  }
+
+  /** Who the limit counts: `api-key:<id>`, `user:<id>`, else `ip:<address>`. Override to change. */
+  protected tracker(request: RateLimitedRequest): string {
+    const auth = request.auth;
+    if (auth?.via === 'api-key') {
+      const id = auth.apiKeyId ?? presentedKeyDigest(request);
+      if (typeof id === 'string' && id !== '') return `api-key:${id}`;
+    }
+    if (auth?.userId) return `user:${auth.userId}`;
+    return `ip:${normalizeIp(request.ip ?? request.socket?.remoteAddress ?? 'unknown')}`;
+  }
+
+  protected skipped(context: ExecutionContext): boolean {
+    if (context.getClass() === HealthController) return true;
+    return this.reflector.getAllAndOverride<boolean>(SKIP_KEY, [context.getHandler(), context.getClass()]) === true;
+  }
+}
+
+/** A digest of the key the caller sent, for API-key contexts that carry no key id. */
+function presentedKeyDigest(request: RateLimitedRequest): string | undefined {
+  const header = request.headers['x-api-key'] ?? request.headers.authorization;
+  const value = Array.isArray(header) ? header[0] : header;
+  return value ? createHash('sha256').update(value).digest('hex').slice(0, 32) : undefined;
+}
