@@ -35,8 +35,8 @@ export class DomainEventPublisher {
         entity: entity.name,
         action,
         id: change.record[primaryKey] as string | number,
-        record: structuredClone(change.record),
-        ...(change.previous ? { previous: structuredClone(change.previous) } : {}),
+        record: copy(change.record),
+        ...(change.previous ? { previous: copy(change.previous) } : {}),
         auth,
         occurredAt,
       };
@@ -57,4 +57,14 @@ export class DomainEventPublisher {
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     this.logger.error(`A listener of "${name}" failed: ${detail}`);
   }
+}
+
+/** A deep copy of a row: dates, JSON arrays and objects, primitives (all a column can hold). */
+function copy<T>(value: T): T {
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  if (Array.isArray(value)) return value.map(copy) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, copy(item)])) as T;
+  }
+  return value;
 }
