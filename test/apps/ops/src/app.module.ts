@@ -1,0 +1,37 @@
+import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { type ServiceModel, SvcModule } from '@svc/nest';
+import { AutogenModule } from './autogen/autogen.module';
+import { svcModel } from './autogen/svc.model';
+import { fakeAuth } from './extensions/fake-auth.middleware';
+import { SlowController } from './extensions/slow.controller';
+
+/** Changes to the generated model a scenario needs (`api.rateLimit`, `auth`, ...). */
+export interface OpsModelOverrides {
+  api?: Partial<ServiceModel['api']>;
+  auth?: ServiceModel['auth'];
+}
+
+/** The model of `test/apps/ops` with `overrides` applied. */
+export function opsModel(overrides: OpsModelOverrides = {}): ServiceModel {
+  return {
+    ...svcModel,
+    api: { ...svcModel.api, ...overrides.api },
+    auth: overrides.auth === undefined ? svcModel.auth : overrides.auth,
+  };
+}
+
+/** The app of `test/apps/ops` on the database described by `env` (default `process.env`). */
+export function opsAppModule(env?: Record<string, string | undefined>, overrides: OpsModelOverrides = {}): DynamicModule {
+  @Module({ imports: [AutogenModule], controllers: [SlowController] })
+  class OpsExtensionsModule implements NestModule {
+    configure(consumer: MiddlewareConsumer): void {
+      consumer.apply(fakeAuth).forRoutes('{*path}');
+    }
+  }
+  @Module({})
+  class OpsAppModule {}
+  return {
+    module: OpsAppModule,
+    imports: [SvcModule.forRoot({ schema: opsModel(overrides), env }), AutogenModule, OpsExtensionsModule],
+  };
+}
