@@ -1,0 +1,11 @@
+import { NestFactory } from '@nestjs/core';
+import { configureSvcApp } from '@svc/nest';
+import { AppModule } from './app.module';
+
+/** A generated project's main.ts; start-up logs limited to warnings and errors, as in the reference app. */
+async function bootstrap() {
+  const app = await NestFactory.create(AppModule, { logger: ['error', 'warn'] });
+  configureSvcApp(app);
+  await app.listen(Number(process.env.PORT ?? 3301), '127.0.0.1');
+}
+void bootstrap();

@@ -1,0 +1,47 @@
+// Cold start of sample/01-lending-library (generated code, SvcModule, configureSvcApp): process spawn to the
+// first 200 from /health. PGlite in memory (schema synchronized at start); PostgreSQL on a fresh database,
+// first start (synchronize creates the schema) and restart (schema present, DATABASE_SYNC=false).
+'use strict';
+const path = require('node:path');
+const { BUILD } = require('./build');
+const { startProcess } = require('./servers');
+const { databaseUrl, recreateDatabase, dropDatabase } = require('./seed');
+
+const PORT = 3310;
+const COLD_DB = 'svc_bench_cold';
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function once(env) {
+  const server = await startProcess({
+    entry: path.join(BUILD, 'apps', 'sample', 'main.js'),
+    port: PORT,
+    env: { APP_PORT: String(PORT), ...env },
+    readyPath: '/health',
+    logFile: path.join(BUILD, 'server-sample.log'),
+  });
+  const rss = server.rssMb();
+  await server.stop();
+  return { ms: server.readyMs, rssMb: rss };
+}
+
+async function measureColdStart({ runs = 3, log = console.log } = {}) {
+  const result = {};
+  const series = async (name, before, env) => {
+    const samples = [];
+    for (let i = 0; i < runs; i++) {
+      if (before) await before();
+      samples.push(await once(env));
+    }
+    result[name] = { runs: samples.map((s) => Math.round(s.ms)), medianMs: Math.round(median(samples.map((s) => s.ms))), rssMb: Math.round(median(samples.map((s) => s.rssMb))) };
+    log(`cold start ${name}: median ${result[name].medianMs} ms (${result[name].runs.join(', ')})`);
+  };
+  await series('pglite', null, { DATABASE_TYPE: 'pglite', PGLITE_DATA_DIR: 'memory' });
+  const url = databaseUrl(COLD_DB);
+  await series('postgresFirstStart', () => recreateDatabase(COLD_DB), { DATABASE_TYPE: 'postgres', DATABASE_URL: url, DATABASE_SYNC: 'true' });
+  await series('postgresRestart', null, { DATABASE_TYPE: 'postgres', DATABASE_URL: url, DATABASE_SYNC: 'false' });
+  await dropDatabase(COLD_DB);
+  return result;
+}
+
+module.exports = { measureColdStart };

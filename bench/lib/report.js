@@ -1,0 +1,142 @@
+// Machine and version facts, targets, and the markdown rendering of a run.
+'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { ROOT } = require('./build');
+
+const TARGETS = {
+  vsFloorReads: 0.6,
+  generationMs: 5000,
+  regenerationMs: 1000,
+};
+
+function packageVersion(name) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
+  } catch {
+    return 'n/a';
+  }
+}
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    ramGb: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()}`,
+  };
+}
+
+function versions(postgres) {
+  const svc = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+  let commit = 'n/a';
+  try {
+    commit = require('node:child_process').execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    // not a checkout
+  }
+  return {
+    node: process.versions.node,
+    postgres,
+    '@svc/nest': `${svc} (${commit})`,
+    '@nestjs/core': packageVersion('@nestjs/core'),
+    express: packageVersion('express'),
+    typeorm: packageVersion('typeorm'),
+    pg: packageVersion('pg'),
+    '@dataui/crud': packageVersion('@dataui/crud'),
+    '@dataui/crud-typeorm': packageVersion('@dataui/crud-typeorm'),
+    autocannon: packageVersion('autocannon'),
+  };
+}
+
+/** Ratios and met/missed per scenario. */
+function judge(scenario, results) {
+  const ours = results.ours?.rps;
+  const vsReference = ours && results.reference ? ours / results.reference.rps : null;
+  const vsFloor = ours && results.floor ? ours / results.floor.rps : null;
+  return {
+    vsReference,
+    vsFloor,
+    referenceTarget: scenario.target,
+    referenceMet: vsReference === null ? null : vsReference >= scenario.target,
+    floorTarget: scenario.kind === 'read' ? TARGETS.vsFloorReads : null,
+    floorMet: scenario.kind === 'read' && vsFloor !== null ? vsFloor >= TARGETS.vsFloorReads : null,
+  };
+}
+
+const f0 = (x) => (x === undefined || x === null ? '–' : Math.round(x).toLocaleString('en-US'));
+const f2 = (x) => (x === undefined || x === null ? '–' : x.toFixed(2));
+const mark = (met) => (met === null ? '' : met ? ' ✅' : ' ❌');
+
+function markdown(run) {
+  const { machine: m, versions: v, data, load } = run;
+  const lines = [
+    `# @svc/nest benchmark — ${run.label}`,
+    '',
+    `${run.date} · \`npm run bench\`${run.args.length ? ` \`${run.args.join(' ')}\`` : ''}`,
+    '',
+    `- **Machine**: ${m.cpu}, ${m.cores} cores, ${m.ramGb} GB RAM, ${m.os}. Server, load generator and PostgreSQL share it.`,
+    `- **Versions**: ${Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ')}.`,
+    `- **Data**: ${data.organizations} organizations, ${data.projects.toLocaleString('en-US')} projects, ${data.tasks.toLocaleString('en-US')} tasks (FK indexes; no text index), seeded in ${data.seedSeconds.toFixed(1)} s.`,
+    `- **Load**: autocannon, ${load.connections} connections; per scenario each server gets a ${load.warmup} s warm-up, then ${load.duration} s timed as two rounds of ${load.duration / 2} s in mirrored order (A B C, C B A), one server under load at a time; PostgreSQL pool 20 for all three. Latencies are the mean of the two rounds.`,
+    `- **Machine load** (1-min load average at the start of each scenario; the bench itself accounts for about 2-3): ${Object.values(run.loadAverages).join(', ')}.`,
+    `- **ours** built from ${run.ours.source}; generated from \`bench/.svcrc\` at bench time, \`LOG_LEVEL=warn\` (no per-request log line). **floor** computes totals with ${run.floorTotal === 'subquery' ? 'a scalar COUNT sub-query' : 'COUNT(*) OVER()'}, as ours does.`,
+    `- **Verification**: ${run.verification.checked} answers compared with ours (reads: same data; writes: same record) — ${run.verification.mismatches.length === 0 ? 'all identical' : `**${run.verification.mismatches.length} MISMATCHES**`}.`,
+    '',
+    '| Scenario | ours req/s | p50 / p99 ms | reference req/s | p50 / p99 ms | floor req/s | p50 / p99 ms | ours/ref (target) | ours/floor (target) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const s of run.scenarios) {
+    const r = s.results;
+    const lat = (x) => (x ? `${x.p50} / ${x.p99}` : '–');
+    const j = s.judgement;
+    lines.push(
+      `| ${s.name}<br><sub>${s.title.replace(/\|/g, '\\|')}</sub> | ${f0(r.ours?.rps)} | ${lat(r.ours)} | ${f0(r.reference?.rps)} | ${lat(r.reference)} | ${f0(r.floor?.rps)} | ${lat(r.floor)} | ` +
+        `${f2(j.vsReference)}× (≥ ${j.referenceTarget})${mark(j.referenceMet)} | ${f2(j.vsFloor)}×${j.floorTarget ? ` (≥ ${j.floorTarget})` : ''}${mark(j.floorMet)} |`,
+    );
+  }
+  lines.push(
+    '',
+    'Server CPU time per request (user + system of the server process, µs; independent of waiting for a busy machine):',
+    '',
+    '| Scenario | ours | reference | floor | ours − floor |',
+    '|---|---:|---:|---:|---:|',
+  );
+  for (const s of run.scenarios) {
+    const c = (name) => s.results[name]?.cpuUsPerRequest;
+    const diff = c('ours') !== undefined && c('floor') !== undefined && c('ours') !== null && c('floor') !== null ? c('ours') - c('floor') : null;
+    lines.push(`| ${s.name} | ${f0(c('ours'))} | ${f0(c('reference'))} | ${f0(c('floor'))} | ${f0(diff)} |`);
+  }
+  lines.push('', '| Other measure | value | target |', '|---|---:|---:|');
+  if (run.generation) {
+    const g = run.generation;
+    lines.push(`| Generate ${g.entities}-entity \`.svcrc\` (${g.files} files, \`runResourceSchematic\`) | ${f0(g.generateMs)} ms | < ${TARGETS.generationMs} ms${mark(g.generateMs < TARGETS.generationMs)} |`);
+    lines.push(`| Regenerate, no change (${g.regenerateChanges} files changed) | ${f0(g.regenerateMs)} ms | < ${TARGETS.regenerationMs} ms${mark(g.regenerateMs < TARGETS.regenerationMs)} |`);
+    lines.push(`| Loading the generator (require) / whole process | ${f0(g.loadMs)} ms / ${f0(g.wallMs)} ms | |`);
+  }
+  if (run.coldStart) {
+    const c = run.coldStart;
+    const row = (label, x) => x && lines.push(`| ${label} | ${f0(x.medianMs)} ms (median of ${x.runs.join(', ')}), RSS ${x.rssMb} MB | |`);
+    row('Cold start to first `/health` 200, sample/01-lending-library, PGlite in memory', c.pglite);
+    row('… PostgreSQL, first start (synchronize creates the schema)', c.postgresFirstStart);
+    row('… PostgreSQL, restart (DATABASE_SYNC=false)', c.postgresRestart);
+  }
+  for (const [name, rss] of Object.entries(run.rss)) {
+    lines.push(`| RSS under load, ${name}: idle → max (max scenario) | ${f0(rss.idleMb)} → ${f0(rss.maxMb)} MB (${rss.maxScenario}) | |`);
+  }
+  const missed = run.scenarios.flatMap((s) => [
+    ...(s.judgement.referenceMet === false ? [`${s.name}: ours/reference ${f2(s.judgement.vsReference)}× < ${s.judgement.referenceTarget}×`] : []),
+    ...(s.judgement.floorMet === false ? [`${s.name}: ours/floor ${f2(s.judgement.vsFloor)}× < ${s.judgement.floorTarget}×`] : []),
+  ]);
+  lines.push('', missed.length ? `**Missed targets**: ${missed.join('; ')}.` : '**All load targets met.**', '');
+  if (run.verification.mismatches.length) {
+    lines.push('## Verification mismatches', '');
+    for (const x of run.verification.mismatches) lines.push(`- ${x.scenario} \`${x.path}\` (${x.server}): ${x.detail}`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+module.exports = { TARGETS, machine, versions, judge, markdown };

@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+// npm run bench [-- options]: seeds PostgreSQL, checks that ours, reference and floor answer the same
+// data, loads each in turn with autocannon, times the generator and the sample's cold start, and
+// writes bench/results/latest.{md,json}. Options (any of them writes bench/results/<out>.* instead):
+//   --quick                 2 s timed windows, 1 s warm-up (smoke run)
+//   --scenarios=a,b         only these scenarios          --servers=ours,reference   only these servers
+//   --patch=file.patch      build ours from lib/ with this patch applied (repeatable)
+//   --floor-total=subquery  floor computes totals as ours does with count-subquery.patch (default: window)
+//   --profile               CPU-profile ours per scenario instead of comparing; writes <out>-profile.md
+//   --skip-extras           no generator timing, no cold start              --out=name   results file name
+'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { build, BENCH, BUILD, ROOT } = require('./lib/build');
+const { seed, resetWrites, databaseUrl, serverVersion, dropDatabase, DB_NAME } = require('./lib/seed');
+const { SCENARIOS } = require('./lib/scenarios');
+const { SERVERS, startServer, sleep } = require('./lib/servers');
+const { verify } = require('./lib/verify');
+const { measure, combine } = require('./lib/load');
+const { measureGeneration } = require('./lib/generation');
+const { measureColdStart } = require('./lib/coldstart');
+const { analyze, profileMarkdown } = require('./lib/profile');
+const { machine, versions, judge, markdown } = require('./lib/report');
+
+function parseArgs(argv) {
+  const options = { quick: false, scenarios: null, servers: null, patches: [], profile: false, skipExtras: false, out: null, floorTotal: 'window' };
+  for (const arg of argv) {
+    const [key, value] = arg.replace(/^--/, '').split('=');
+    if (key === 'quick') options.quick = true;
+    else if (key === 'scenarios') options.scenarios = value.split(',');
+    else if (key === 'servers') options.servers = value.split(',');
+    else if (key === 'patch') options.patches.push(value);
+    else if (key === 'profile') options.profile = true;
+    else if (key === 'skip-extras') options.skipExtras = true;
+    else if (key === 'out') options.out = value;
+    else if (key === 'floor-total' && ['window', 'subquery'].includes(value)) options.floorTotal = value;
+    else throw new Error(`unknown option ${arg} (see the top of bench/run.js)`);
+  }
+  for (const name of options.scenarios ?? []) if (!SCENARIOS.some((s) => s.name === name)) throw new Error(`unknown scenario ${name}`);
+  for (const name of options.servers ?? []) if (!SERVERS[name]) throw new Error(`unknown server ${name}`);
+  return options;
+}
+
+const log = (message) => console.log(`[bench] ${message}`);
+
+/**
+ * Scenario by scenario, every server in turn, all three processes up (only one under load at a time):
+ * a warm-up each, then two rounds in mirrored order (A B C, C B A) so drift in the shared machine's
+ * background load cancels out of the ratios instead of favouring whoever runs first.
+ */
+async function timeServers(options, scenarios, load) {
+  const names = options.servers ?? Object.keys(SERVERS);
+  const servers = {};
+  for (const name of names) servers[name] = await startServer(name, databaseUrl(), { env: { FLOOR_TOTAL: options.floorTotal } });
+  const rss = Object.fromEntries(names.map((name) => [name, { idleMb: servers[name].rssMb(), maxMb: 0, maxScenario: '' }]));
+  const results = {};
+  const loadAverages = {};
+  try {
+    for (const [index, scenario] of scenarios.entries()) {
+      const order = names.map((_, i) => names[(i + index) % names.length]);
+      loadAverages[scenario.name] = Number(os.loadavg()[0].toFixed(2));
+      for (const name of order) await measure(servers[name].url, scenario, { connections: load.connections, duration: load.warmup, seed: 1 });
+      const rounds = Object.fromEntries(names.map((name) => [name, []]));
+      for (const [round, sequence] of [order, [...order].reverse()].entries()) {
+        for (const name of sequence) {
+          const server = servers[name];
+          const sample = () => {
+            const mb = server.rssMb();
+            if (mb > rss[name].maxMb) rss[name] = { ...rss[name], maxMb: mb, maxScenario: scenario.name };
+          };
+          const result = await measure(server.url, scenario, {
+            connections: load.connections,
+            duration: load.duration / 2,
+            seed: 2 + round,
+            cpuMs: server.cpuMs,
+            onSample: sample,
+          });
+          rounds[name].push(result);
+        }
+      }
+      if (scenario.kind === 'write') await resetWrites();
+      results[scenario.name] = Object.fromEntries(names.map((name) => [name, combine(rounds[name])]));
+      for (const name of names) {
+        const r = results[scenario.name][name];
+        const failed = r.non2xx + r.errors;
+        log(
+          `${scenario.name.padEnd(18)} ${name.padEnd(9)} ${r.rps.toFixed(0).padStart(6)} req/s (rounds ${r.rounds.join(', ')})  p50 ${r.p50} ms  p99 ${r.p99} ms  ` +
+            `CPU ${r.cpuUsPerRequest} µs/req${failed ? `  !! ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
+        );
+      }
+    }
+  } finally {
+    for (const server of Object.values(servers)) await server.stop();
+  }
+  return { results, rss, loadAverages };
+}
+
+async function profileOurs(scenarios, load, outName) {
+  const dir = path.join(BENCH, 'profiles');
+  fs.mkdirSync(dir, { recursive: true });
+  const sections = [];
+  for (const scenario of scenarios) {
+    const file = path.join(dir, `${scenario.name}.cpuprofile`);
+    fs.rmSync(file, { force: true });
+    fs.rmSync(`${file}.started`, { force: true });
+    const server = await startServer('ours', databaseUrl(), {
+      nodeArgs: ['--require', path.join(BENCH, 'lib', 'profiler-hook.js')],
+      env: { BENCH_PROFILE_FILE: file },
+    });
+    await measure(server.url, scenario, { connections: load.connections, duration: load.warmup || 1 });
+    server.child.kill('SIGWINCH');
+    while (!fs.existsSync(`${file}.started`)) await sleep(20);
+    const result = await measure(server.url, scenario, { connections: load.connections, duration: load.duration });
+    server.child.kill('SIGWINCH');
+    while (!fs.existsSync(file)) await sleep(50);
+    await sleep(200);
+    await server.stop();
+    if (scenario.kind === 'write') await resetWrites();
+    log(`profiled ${scenario.name}: ${result.rps.toFixed(0)} req/s under the profiler -> ${path.relative(ROOT, file)}`);
+    sections.push(profileMarkdown(`${scenario.name} — ${scenario.title}`, analyze(file), result.requests));
+  }
+  const out = path.join(BENCH, 'results', `${outName}-profile.md`);
+  fs.writeFileSync(out, `# CPU profiles of ours (main thread, timed window only)\n\n${new Date().toISOString()}\n\n${sections.join('\n')}`);
+  log(`wrote ${path.relative(ROOT, out)}`);
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  const started = Date.now();
+  const partial = options.quick || options.scenarios || options.servers || options.patches.length || options.skipExtras;
+  const outName = options.out ?? (options.profile ? 'latest' : partial ? 'partial' : 'latest');
+  // duration: timed seconds per server and scenario, as two rounds of half of it.
+  const load = options.quick ? { connections: 10, duration: 2, warmup: 1 } : { connections: 10, duration: 10, warmup: 2 };
+  const scenarios = SCENARIOS.filter((s) => !options.scenarios || options.scenarios.includes(s.name));
+
+  await build({ log: (m) => log(m), patches: options.patches });
+  const generation = options.skipExtras || options.profile ? null : measureGeneration(200);
+  if (generation) log(`generator: 200 entities in ${generation.generateMs.toFixed(0)} ms, no-change regeneration in ${generation.regenerateMs.toFixed(0)} ms`);
+  const data = await seed({ log: (m) => log(m) });
+
+  if (options.profile) {
+    await profileOurs(scenarios, load, outName);
+    await dropDatabase(DB_NAME);
+    return;
+  }
+
+  // Same answers first: nobody may be faster by doing less.
+  const selected = options.servers ?? Object.keys(SERVERS);
+  const running = {};
+  for (const name of new Set(['ours', ...selected])) {
+    running[name] = await startServer(name, databaseUrl(), { env: { FLOOR_TOTAL: options.floorTotal } });
+  }
+  const verification = await verify(Object.fromEntries(Object.entries(running).map(([name, s]) => [name, s.url])));
+  for (const server of Object.values(running)) await server.stop();
+  await resetWrites();
+  if (verification.mismatches.length) {
+    console.error(`\n[bench] !!! ${verification.mismatches.length} ANSWERS DIFFER FROM OURS — the comparison would be unfair; not timing.`);
+    for (const m of verification.mismatches) console.error(`[bench] !!! ${m.scenario} ${m.path} (${m.server}): ${m.detail}`);
+    process.exitCode = 1;
+    return;
+  }
+  log(`verification: ${verification.checked} answers identical to ours`);
+
+  const { results, rss, loadAverages } = await timeServers(options, scenarios, load);
+  const coldStart = options.skipExtras ? null : await measureColdStart({ log: (m) => log(m) });
+
+  const run = {
+    label: options.patches.length ? `ours with ${options.patches.map((p) => path.basename(p)).join(', ')}` : 'latest',
+    date: new Date().toISOString(),
+    args: process.argv.slice(2),
+    machine: machine(),
+    versions: versions(await serverVersion()),
+    data: { ...data, seedSeconds: data.seconds },
+    load,
+    ours: { source: options.patches.length ? `lib/ + ${options.patches.join(', ')}` : 'lib/ as checked out', patches: options.patches },
+    floorTotal: options.floorTotal,
+    verification: { checked: verification.checked, mismatches: verification.mismatches },
+    scenarios: scenarios.map((s) => ({
+      name: s.name,
+      title: s.title,
+      kind: s.kind,
+      results: results[s.name],
+      judgement: judge(s, results[s.name]),
+    })),
+    generation,
+    coldStart,
+    rss,
+    loadAverages,
+    durationSeconds: (Date.now() - started) / 1000,
+  };
+  await dropDatabase(DB_NAME);
+  const failures = scenarios.flatMap((s) =>
+    Object.entries(results[s.name]).filter(([, r]) => r.non2xx + r.errors > 0).map(([server, r]) => `${s.name} on ${server}: ${r.non2xx} non-2xx, ${r.errors} errors`),
+  );
+  run.failures = failures;
+  const md = markdown(run) + (failures.length ? `\n**FAILED REQUESTS**: ${failures.join('; ')}\n` : '');
+  fs.mkdirSync(path.join(BENCH, 'results'), { recursive: true });
+  fs.writeFileSync(path.join(BENCH, 'results', `${outName}.json`), `${JSON.stringify(run, null, 2)}\n`);
+  fs.writeFileSync(path.join(BENCH, 'results', `${outName}.md`), md);
+  console.log(`\n${md}`);
+  log(`wrote bench/results/${outName}.md and .json in ${run.durationSeconds.toFixed(0)} s`);
+  if (failures.length) {
+    console.error(`[bench] !!! failed requests: ${failures.join('; ')}`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
+
+module.exports = { BUILD };
