@@ -238,7 +238,7 @@ export class QueryArbitraries {
 
   // ------------------------------------------------------------ s
 
-  private fieldEntry(refs: readonly FieldRef[]): fc.Arbitrary<[string, unknown]> {
+  fieldEntry(refs: readonly FieldRef[]): fc.Arbitrary<[string, unknown]> {
     return fc.constantFrom(...refs).chain((ref) => {
       const ops = this.operators(ref.spec);
       const opObject = (depth: number): fc.Arbitrary<Record<string, unknown>> => {
@@ -247,7 +247,7 @@ export class QueryArbitraries {
         return fc
           .uniqueArray(fc.oneof({ weight: 4, arbitrary: single }, { weight: 1, arbitrary: group }), {
             minLength: 1,
-            maxLength: 3,
+            maxLength: 2,
             selector: ([k]) => k,
           })
           .map((entries) => Object.fromEntries(entries));
@@ -273,7 +273,7 @@ export class QueryArbitraries {
     return fc
       .uniqueArray(fc.oneof({ weight: 3, arbitrary: entries[0]! }, ...entries.slice(1).map((arbitrary) => ({ weight: 1, arbitrary }))), {
         minLength: 1,
-        maxLength: 3,
+        maxLength: depth > 0 ? 3 : 2,
         selector: ([key]) => key,
       })
       .map((pairs) => Object.fromEntries(pairs));
