@@ -15,12 +15,13 @@ export const LOGGED_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
   'cache',
 ]);
 
-const PARAMETER_NAME = /^[A-Za-z_][\w.[\]-]{0,63}$/;
+const PARAMETER_NAME = /^[A-Za-z_][\w[\]-]{0,31}$/;
 
 /**
  * A request target as it may be logged: the path as sent, then each query parameter with its
  * value kept only for {@link LOGGED_QUERY_PARAMETERS} (`sort[0]=name,ASC`) and `***` otherwise.
- * Names that do not look like parameter names (a bare token) are redacted too.
+ * A name without a value, or one that does not look like a parameter name (it may be a
+ * token), is redacted too.
  */
 export function redactUrl(url: string): string {
   const start = url.indexOf('?');
@@ -39,8 +40,8 @@ export function redactUrl(url: string): string {
       return '***';
     }
     if (!PARAMETER_NAME.test(name)) return '***';
-    if (equals === -1) return name;
     const base = name.replace(/\[\d*\]$/, '');
+    if (equals === -1) return LOGGED_QUERY_PARAMETERS.has(base) ? name : '***';
     return LOGGED_QUERY_PARAMETERS.has(base) ? `${name}=${safeValue(part.slice(equals + 1))}` : `${name}=***`;
   });
   return `${path}?${parts.join('&')}`;
