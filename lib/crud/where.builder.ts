@@ -27,7 +27,8 @@ export function buildWhereSql(
         ? 'FALSE'
         : `(${where.children.map((child) => buildWhereSql(child, root, joined, sql, related)).join(' OR ')})`;
     case 'not':
-      return `NOT ${wrap(buildWhereSql(where.child, root, joined, sql, related))}`;
+      // "Does not match" includes rows where the condition is unknown (NULL), so NOT is two-valued here.
+      return `(${buildWhereSql(where.child, root, joined, sql, related)}) IS NOT TRUE`;
     case 'condition':
       return conditionOnPath(where.column, root, joined, sql, related, (column, isEnum) =>
         conditionSql(column, isEnum, where.operator, where.value, sql),
