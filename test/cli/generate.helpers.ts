@@ -64,9 +64,10 @@ export function initProject(parent: string, name = 'app'): string {
   return project;
 }
 
-/** Runs the project's TypeScript compiler as `npm run build` does. */
+/** Runs the project's TypeScript compiler as `npm run build` does (incrementally, to save time on rebuilds). */
 export function build(project: string): SpawnSyncReturns<string> {
-  const result = spawnSync(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+  const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', '.tsbuildinfo'], {
     cwd: project,
     encoding: 'utf8',
   });
