@@ -1,0 +1,38 @@
+import type { INestApplication } from '@nestjs/common';
+import { createServer, type Server } from 'node:http';
+import type { Response } from 'supertest';
+import type { Agent } from './http-agent';
+
+/** Statuses an HTTP server may answer before the app sees a request that is too large. */
+export const SIZE_REFUSALS = [413, 414, 431];
+
+export interface Probe {
+  readonly label: string;
+  readonly status: number;
+  readonly ms: number;
+  readonly body: unknown;
+}
+
+/** A GET with its time, never throwing on a status. */
+export async function probe(http: Agent, url: string, label = url): Promise<Probe> {
+  const started = Date.now();
+  const res: Response = await http().get(url).timeout({ response: 10_000, deadline: 15_000 });
+  return { label, status: res.status, ms: Date.now() - started, body: res.body };
+}
+
+/** Whether the body is the README's error envelope for `status`. */
+export function isEnvelope(body: unknown, status: number): boolean {
+  if (!body || typeof body !== 'object') return false;
+  const b = body as Record<string, unknown>;
+  return b.statusCode === status && typeof b.message === 'string' && typeof b.error === 'string';
+}
+
+/**
+ * A second HTTP server on the same Express instance with an 8 MB header limit, so that
+ * URLs far above Node's default 16 KB reach the query parser instead of being refused
+ * with 431 by Node itself.
+ */
+export function largeHeaderServer(app: INestApplication): Server {
+  const handler = app.getHttpAdapter().getInstance() as (req: unknown, res: unknown) => void;
+  return createServer({ maxHeaderSize: 8 * 1024 * 1024 }, handler);
+}
