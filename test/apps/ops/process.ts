@@ -68,6 +68,8 @@ export interface OpsProcess {
   output(): string;
   /** Resolves with the port once listening; rejects if the process exits first. */
   readonly listening: Promise<number>;
+  /** Resolves when a `GET /slow` request has reached its handler. */
+  slowStarted(): Promise<void>;
   /** Resolves with the exit code (null when killed by a signal) and the signal. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -92,5 +94,10 @@ export function startOpsProcess(main: string, env: Record<string, string>): OpsP
     void exited.then(({ code, signal }) => reject(new Error(`exited (code ${code}, signal ${signal}) before listening:\n${output}`)));
   });
   listening.catch(() => undefined);
-  return { child, output: () => output, listening, exited };
+  const slowWaiters: (() => void)[] = [];
+  child.on('message', (message: { slowStarted?: boolean }) => {
+    if (message.slowStarted) slowWaiters.splice(0).forEach((resolve) => resolve());
+  });
+  const slowStarted = () => new Promise<void>((resolve) => slowWaiters.push(resolve));
+  return { child, output: () => output, listening, exited, slowStarted };
 }
