@@ -10,7 +10,7 @@ import { emitController } from './emit/controller.emitter';
 import { emitDto } from './emit/dto.emitter';
 import { type EmitOptions, entityFileStem, enumFields, enumTypeName, enumConstName } from './emit/emit-context';
 import { emitEntity } from './emit/entity.emitter';
-import { emitGuardsBarrel, emitGuardsModule } from './emit/guards.emitter';
+import { emitGuardsBarrel, emitGuardsModule, emitScopeGuard } from './emit/guards.emitter';
 import { emitModel } from './emit/model.emitter';
 import { emitAutogenModule } from './emit/module.emitter';
 import { emitService } from './emit/service.emitter';
@@ -67,7 +67,8 @@ export function buildPlan(model: ServiceModel, options: PlanOptions): Generation
   add(posix.join(autogenDir, 'autogen.module.ts'), emitAutogenModule(model, options));
   add(posix.join(autogenDir, 'svc.model.ts'), emitModel(model));
   add(posix.join(autogenDir, 'index.ts'), emitBarrel(model, options));
-  add(under('guards', 'guards.module.ts'), emitGuardsModule());
+  add(under('guards', 'guards.module.ts'), emitGuardsModule(model));
+  add(under('guards', 'scope.guard.ts'), emitScopeGuard());
   add(under('guards', 'index.ts'), emitGuardsBarrel(options));
 
   return {

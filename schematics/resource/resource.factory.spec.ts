@@ -58,7 +58,7 @@ describe('resource schematic', () => {
       const golden = listFiles(GOLDEN_DIR).map((file) => `/src/autogen/${relative(GOLDEN_DIR, file).split('\\').join('/')}`);
       const extra = ['/src/autogen/.svc-manifest.json', '/src/autogen/index.ts', '/src/autogen/svc.model.ts'];
       expect(generatedUnder(tree, '/src/autogen/')).toEqual([...golden, ...extra].sort());
-      expect(generatedUnder(tree, '/src/guards/')).toEqual(['/src/guards/guards.module.ts', '/src/guards/index.ts']);
+      expect(generatedUnder(tree, '/src/guards/')).toEqual(['/src/guards/guards.module.ts', '/src/guards/index.ts', '/src/guards/scope.guard.ts']);
     });
 
     it('starts every generated file with the header: notice, source-hash of the model, content-hash of the body', () => {
@@ -92,7 +92,7 @@ describe('resource schematic', () => {
       expect(exports.svcModel).toEqual(modelOf(goldenSvcrc));
     });
 
-    it('writes the autogen index and a guards module without guards (ScopeGuard is not in @svc/nest yet)', () => {
+    it('writes the autogen index, and a guards module that provides the guards without enabling them globally', () => {
       expect(bodyOf(readText(tree, '/src/autogen/index.ts')).split('\n').slice(0, 5)).toEqual([
         "export * from './autogen.module';",
         "export * from './svc.model';",
@@ -101,14 +101,29 @@ describe('resource schematic', () => {
         "export * from './owners/owner.service';",
       ]);
       const guards = bodyOf(readText(tree, '/src/guards/guards.module.ts'));
-      expect(guards).toContain('@Module({})\nexport class GuardsModule {}\n');
-      expect(bodyOf(readText(tree, '/src/guards/index.ts'))).toBe("export * from './guards.module';\n");
-      expect(tree.exists('/src/guards/scope.guard.ts')).toBe(false);
+      expect(guards).toContain("import { SvcGuardsModule } from '@svc/nest';\n");
+      expect(guards).toContain('@Module({ imports: [SvcGuardsModule.forRoot({ global: false })] })\nexport class GuardsModule {}\n');
+      expect(bodyOf(readText(tree, '/src/guards/index.ts'))).toBe("export * from './guards.module';\nexport * from './scope.guard';\n");
+      expect(bodyOf(readText(tree, '/src/guards/scope.guard.ts'))).toBe("export { ScopeGuard, SvcAuthGuard } from '@svc/nest';\n");
     });
 
     it('leaves the rest of the host app alone', () => {
       expect(readText(tree, '/src/app.module.ts')).toBe(readText(host, '/src/app.module.ts'));
       expect(readText(tree, '/src/main.ts')).toBe(readText(host, '/src/main.ts'));
+    });
+  });
+
+  describe('guards with auth.globalGuards', () => {
+    it('registers both guards globally in the generated guards module', async () => {
+      const svcrc = JSON.stringify({
+        version: 2,
+        auth: { globalGuards: true },
+        entities: [{ name: 'Note', fields: [{ name: 'body', type: 'text' }, { name: 'organizationId', type: 'text' }], scopeBy: 'organizationId' }],
+      });
+      const tree = await generate(host, svcrc);
+      const guards = bodyOf(readText(tree, '/src/guards/guards.module.ts'));
+      expect(guards).toContain('@Module({ imports: [SvcGuardsModule.forRoot({ global: true })] })\nexport class GuardsModule {}\n');
+      expect(guards).toContain('registered globally');
     });
   });
 
@@ -186,7 +201,7 @@ describe('resource schematic', () => {
       expect(bodyOf(readText(tree, '/src/autogen/tasks/task.entity.ts'))).toContain("import { Project } from '../projects/project.entity.js';");
       expect(bodyOf(readText(tree, '/src/autogen/autogen.module.ts'))).toContain("import { TaskService } from './tasks/task.service.js';");
       expect(bodyOf(readText(tree, '/src/autogen/index.ts'))).toContain("export * from './svc.model.js';");
-      expect(bodyOf(readText(tree, '/src/guards/index.ts'))).toBe("export * from './guards.module.js';\n");
+      expect(bodyOf(readText(tree, '/src/guards/index.ts'))).toBe("export * from './guards.module.js';\nexport * from './scope.guard.js';\n");
     });
 
     it('generates under rootFolder of .svcrc, or under --source-root', async () => {
