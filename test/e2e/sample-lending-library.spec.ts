@@ -56,7 +56,8 @@ describe('sample/01-lending-library', () => {
       await http().get('/audit-events').expect(404);
       await http().post('/audit-events').send({ action: 'loan.created', details: { loan: 1 } }).expect(201);
       const recent = await http().get('/audit-events/recent').expect(200);
-      expect(recent.body).toEqual([expect.objectContaining({ action: 'loan.created' })]);
+      // The loan above also gets an audit row from src/extensions/loan-audit.listener.ts (test/e2e/events-sample.spec.ts).
+      expect(recent.body).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'loan.created', details: { loan: 1 } })]));
     });
   });
 });
