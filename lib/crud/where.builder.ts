@@ -36,9 +36,6 @@ export function buildWhereSql(
   }
 }
 
-function wrap(expression: string): string {
-  return expression.startsWith('(') ? expression : `(${expression})`;
-}
 
 /**
  * Calls `build` with the qualified column, reached through the joined alias for
