@@ -36,3 +36,19 @@ export function largeHeaderServer(app: INestApplication): Server {
   const handler = app.getHttpAdapter().getInstance() as (req: unknown, res: unknown) => void;
   return createServer({ maxHeaderSize: 8 * 1024 * 1024 }, handler);
 }
+
+/** Runs `work` over `items` with at most `concurrency` at a time, in order of start. */
+export async function inParallel<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index]!, index);
+    }
+  });
+  await Promise.all(lanes);
+}

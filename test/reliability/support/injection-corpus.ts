@@ -1,0 +1,71 @@
+/**
+ * SQL-injection payloads: classic tautologies and terminators, stacked queries, dollar
+ * quoting, backslash escapes, unicode look-alike quotes, comments, casts, placeholders
+ * of the query builders (`:p0`, `$1`, `?`) and time-based probes (`pg_sleep`).
+ *
+ * NUL bytes are kept apart (`NUL_PAYLOADS`): PostgreSQL cannot store them in text, see
+ * injection-nul-bytes.pending-fix.ts.
+ */
+export const PAYLOADS: readonly string[] = [
+  "' OR 1=1 --",
+  "' OR '1'='1",
+  "') OR ('1'='1",
+  '" OR ""="',
+  "'; DROP TABLE items; --",
+  '"; DROP TABLE items; --',
+  '1; DROP TABLE ledgers',
+  '1); DELETE FROM items; --',
+  "'; UPDATE items SET qty = 0; --",
+  "'; INSERT INTO ledgers (ref, amount) VALUES ('pwned', 1); --",
+  "'; CREATE ROLE pwned SUPERUSER; --",
+  "'; CREATE FUNCTION pwned() RETURNS int AS $$ SELECT 1 $$ LANGUAGE sql; --",
+  '$$; DROP TABLE items; $$',
+  '$tag$ x $tag$',
+  '$1',
+  ':p0',
+  ':p1 OR 1=1',
+  '?',
+  '@p0',
+  "\\'",
+  "\\\\'; DROP TABLE items; --",
+  "\\' OR 1=1 --",
+  "E'\\x27'",
+  '\u2019 OR 1=1 --',
+  '\u02bc OR 1=1 --',
+  '\uff07 OR 1=1 --',
+  '\u201c OR \u201d',
+  '/* comment */',
+  '*/ OR 1=1 /*',
+  '-- comment',
+  '#',
+  "' UNION SELECT usename, passwd FROM pg_shadow --",
+  '1 UNION SELECT NULL, version() --',
+  "'||pg_sleep(3)||'",
+  "'; SELECT pg_sleep(3); --",
+  '1 AND pg_sleep(3) IS NULL',
+  "' AND 1=(SELECT 1 FROM pg_sleep(3)) --",
+  "'::text",
+  'items::regclass',
+  'pg_catalog.pg_user',
+  'title" OR "1"="1',
+  'title"; DROP TABLE items; --',
+  '"title"',
+  '`id`',
+  '${1+1}',
+  '%27%20OR%201%3D1',
+  '%',
+  '_',
+  '\\',
+  '%_\\%',
+  'a\r\nb',
+  'x\tOR\t1=1',
+  "'); SELECT * FROM information_schema.tables; --",
+  "COPY items TO PROGRAM 'id'",
+  "lo_import('/etc/passwd')",
+  "' OR id IS NOT NULL OR '",
+  "ÄÖÜ' OR 1=1 --",
+  "😀'; --",
+];
+
+/** NUL in strings: PostgreSQL rejects them in text and jsonb. */
+export const NUL_PAYLOADS: readonly string[] = ['\u0000', "a\u0000' OR 1=1 --", "'\u0000; DROP TABLE items; --"];
