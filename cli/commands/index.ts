@@ -6,6 +6,7 @@ import { schemaValidateCommand } from './schema-validate.command';
 import { devCommand } from './dev.command';
 import { generateCommand } from './generate.command';
 import { initCommand } from './init.command';
+import { KEYS_COMMANDS } from './keys.command';
 import { MIGRATE_COMMANDS } from './migrate.command';
 import { whoamiCommand } from './whoami.command';
 
@@ -14,4 +15,4 @@ export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   schema: 'Work with the .svcrc schema file',
 };
 
-export const COMMANDS: readonly SvcCommand[] = [loginCommand, logoutCommand, whoamiCommand, schemaValidateCommand, initCommand, generateCommand, devCommand, ...MIGRATE_COMMANDS];
+export const COMMANDS: readonly SvcCommand[] = [loginCommand, logoutCommand, whoamiCommand, schemaValidateCommand, initCommand, generateCommand, devCommand, ...MIGRATE_COMMANDS, ...KEYS_COMMANDS];
