@@ -31,7 +31,7 @@ export const devCommand = defineCommand<DevOptions>({
       .option('--no-watch', 'compile and start once: no restart on change, no regeneration')
       .addHelpText(
         'after',
-        '\nsvc dev validates .svcrc and generates src/autogen/, compiles with the project\'s TypeScript\n' +
+        "\nsvc dev validates .svcrc and generates src/autogen/, compiles with the project's TypeScript\n" +
           '(tsc -p tsconfig.build.json --watch), starts node <outDir>/main.js and restarts it after each\n' +
           'successful compilation. When .svcrc changes it is validated and generated again first.\n\n' +
           'Environment: .env is read (variables already set win). Defaults for the application:\n' +

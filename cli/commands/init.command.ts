@@ -10,16 +10,7 @@ import { platformCredentialsPath } from '../project/credentials';
 import { readOwnManifest } from '../project/own-package';
 import { npmCommand, runToCompletion } from '../project/processes';
 import { runNestAddSchematic } from '../project/run-nest-add';
-import {
-  APP_MODULE_TS,
-  ENV_EXAMPLE,
-  GITIGNORE,
-  MAIN_TS,
-  packageJson,
-  readme,
-  TSCONFIG,
-  TSCONFIG_BUILD,
-} from '../templates/project-files';
+import { APP_MODULE_TS, ENV_EXAMPLE, GITIGNORE, MAIN_TS, packageJson, readme, TSCONFIG, TSCONFIG_BUILD } from '../templates/project-files';
 import { defineCommand, type CliIo } from '../svc-command';
 
 interface InitOptions {
@@ -142,7 +133,10 @@ export const initCommand = defineCommand<InitOptions>({
         shell: npm.shell,
       });
       if (code !== 0) {
-        return fail(io, `npm install failed (exit code ${code}). The project is in ${shown}: fix the problem above, then run npm install there.`);
+        return fail(
+          io,
+          `npm install failed (exit code ${code}). The project is in ${shown}: fix the problem above, then run npm install there.`,
+        );
       }
       io.out('✔ Dependencies installed');
     }

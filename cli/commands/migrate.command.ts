@@ -7,13 +7,7 @@ import { join, relative } from 'node:path';
 import type * as TypeOrm from 'typeorm';
 import type { MigrationExecutor } from 'typeorm';
 import { describeDatabaseConfig } from '../../lib/database/database-config';
-import {
-  migrationClassName,
-  migrationSource,
-  openProjectDatabase,
-  sourceMigrationsDir,
-  type ProjectDatabase,
-} from '../project/migrations';
+import { migrationClassName, migrationSource, openProjectDatabase, sourceMigrationsDir, type ProjectDatabase } from '../project/migrations';
 import { ProjectError, withDotEnv } from '../project/project-layout';
 import { plural } from '../project/generation';
 import { defineCommand, type CliIo, type SvcCommand } from '../svc-command';
@@ -33,7 +27,9 @@ async function withDatabase(io: CliIo, work: (db: ProjectDatabase) => Promise<nu
     io.out('Opening the database...');
     db = await openProjectDatabase(root, env);
     for (const note of db.notes) io.err(`⚠ ${note}`);
-    io.out(`Database: ${describeDatabaseConfig(db.config)}; ${plural(db.entityCount, 'entity', 'entities')}, ${plural(db.dataSource.migrations.length, 'migration')}`);
+    io.out(
+      `Database: ${describeDatabaseConfig(db.config)}; ${plural(db.entityCount, 'entity', 'entities')}, ${plural(db.dataSource.migrations.length, 'migration')}`,
+    );
     return await work(db);
   } catch (error) {
     if (error instanceof ProjectError || (error instanceof Error && ['DatabaseConfigError', 'DataDirLockedError'].includes(error.name))) {
@@ -70,7 +66,9 @@ async function runMigrations(io: CliIo): Promise<number> {
     }
     const drift = await pendingSchemaChanges(db);
     if (drift.upQueries.length > 0) {
-      io.err(`⚠ The database still differs from the entities (${plural(drift.upQueries.length, 'statement')}): run svc migrate generate <Name>`);
+      io.err(
+        `⚠ The database still differs from the entities (${plural(drift.upQueries.length, 'statement')}): run svc migrate generate <Name>`,
+      );
     }
     return 0;
   });
@@ -93,7 +91,11 @@ export const migrateCommand = defineCommand<Record<string, never>>({
 export const migrateRunCommand = defineCommand<Record<string, never>>({
   path: ['migrate', 'run'],
   description: 'Apply pending migrations, each in its own transaction',
-  configure: (command) => command.addHelpText('after', `${NEEDS_BUILD}\nExamples:\n  $ npx svc migrate run\n  $ DATABASE_URL=postgres://app@db/app npx svc migrate`),
+  configure: (command) =>
+    command.addHelpText(
+      'after',
+      `${NEEDS_BUILD}\nExamples:\n  $ npx svc migrate run\n  $ DATABASE_URL=postgres://app@db/app npx svc migrate`,
+    ),
   run: ({ io }) => runMigrations(io),
 });
 
@@ -122,7 +124,9 @@ export const migrateGenerateCommand = defineCommand<GenerateMigrationOptions>({
     return withDatabase(io, async (db) => {
       const pending = await executorFor(db).getPendingMigrations();
       if (pending.length > 0) {
-        io.err(`✖ ${plural(pending.length, 'migration is', 'migrations are')} pending (${pending.map((m) => m.name).join(', ')}): run svc migrate first`);
+        io.err(
+          `✖ ${plural(pending.length, 'migration is', 'migrations are')} pending (${pending.map((m) => m.name).join(', ')}): run svc migrate first`,
+        );
         return 1;
       }
       const changes = await pendingSchemaChanges(db);
@@ -142,7 +146,9 @@ export const migrateGenerateCommand = defineCommand<GenerateMigrationOptions>({
       const file = join(dir, `${timestamp}-${className}.ts`);
       writeFileSync(file, source);
       io.out(`CREATE ${relative(root, file).replace(/\\/g, '/')}`);
-      io.out(`✔ Migration ${className}${timestamp}: ${plural(changes.upQueries.length, 'statement')}. Review it, run npm run build, then svc migrate.`);
+      io.out(
+        `✔ Migration ${className}${timestamp}: ${plural(changes.upQueries.length, 'statement')}. Review it, run npm run build, then svc migrate.`,
+      );
       return 0;
     });
   },
@@ -158,7 +164,10 @@ export const migrateStatusCommand = defineCommand<StatusOptions>({
   configure: (command) =>
     command
       .option('--check', 'exit 1 when migrations are pending or the entities differ from the database')
-      .addHelpText('after', `${NEEDS_BUILD}\nExamples:\n  $ npx svc migrate status\n  $ npx svc migrate status --check   # in CI, after npm run build`),
+      .addHelpText(
+        'after',
+        `${NEEDS_BUILD}\nExamples:\n  $ npx svc migrate status\n  $ npx svc migrate status --check   # in CI, after npm run build`,
+      ),
   run: ({ options, io }) =>
     withDatabase(io, async (db) => {
       const executor = executorFor(db);

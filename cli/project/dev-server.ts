@@ -208,9 +208,11 @@ export class DevServer {
   }
 
   private enqueue(task: () => Promise<void>): void {
-    this.queue = this.queue.then(() => (this.stopping ? undefined : task())).catch((error: unknown) => {
-      this.io.err(`✖ ${error instanceof Error ? error.message : String(error)}`);
-    });
+    this.queue = this.queue
+      .then(() => (this.stopping ? undefined : task()))
+      .catch((error: unknown) => {
+        this.io.err(`✖ ${error instanceof Error ? error.message : String(error)}`);
+      });
   }
 
   private async restartApp(outDir: string): Promise<void> {

@@ -95,7 +95,11 @@ export async function openProjectDatabase(root: string, env: NodeJS.ProcessEnv):
     throw new ProjectError(`${shownOut}/ not found: run npm run build first (svc migrate reads the compiled entities and migrations)`);
   }
   const notes: string[] = [];
-  const entityFiles = liveCompiledFiles(walk(outDir, (file) => file.endsWith('.entity.js')), root, notes);
+  const entityFiles = liveCompiledFiles(
+    walk(outDir, (file) => file.endsWith('.entity.js')),
+    root,
+    notes,
+  );
   if (entityFiles.length === 0) {
     throw new ProjectError(`no compiled entities (*.entity.js) in ${shownOut}/: run svc generate, then npm run build`);
   }
@@ -104,7 +108,9 @@ export async function openProjectDatabase(root: string, env: NodeJS.ProcessEnv):
     const sources = walk(sourceDir, (file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
     const compiled = walk(outDir, (file) => file.endsWith('.js'));
     if (newestMtime(sources) > newestMtime(compiled)) {
-      notes.push(`${relative(root, sourceDir) || '.'}/ changed after the last build: run npm run build so that svc migrate sees the current entities and migrations`);
+      notes.push(
+        `${relative(root, sourceDir) || '.'}/ changed after the last build: run npm run build so that svc migrate sees the current entities and migrations`,
+      );
     }
   }
 
@@ -122,11 +128,16 @@ export async function openProjectDatabase(root: string, env: NodeJS.ProcessEnv):
       if (typeof value === 'function' && getMetadataArgsStorage().tables.some((table) => table.target === value)) entities.add(value);
     }
   }
-  if (entities.size === 0) throw new ProjectError(`no @Entity() classes found in the ${entityFiles.length} compiled entity files of ${shownOut}/`);
+  if (entities.size === 0)
+    throw new ProjectError(`no @Entity() classes found in the ${entityFiles.length} compiled entity files of ${shownOut}/`);
 
   const migrationsDir = compiledMigrationsDir(outDir, model.rootFolder);
   const migrationFiles = existsSync(migrationsDir)
-    ? liveCompiledFiles(walk(migrationsDir, (file) => file.endsWith('.js')), root, notes).sort()
+    ? liveCompiledFiles(
+        walk(migrationsDir, (file) => file.endsWith('.js')),
+        root,
+        notes,
+      ).sort()
     : [];
 
   const { createDataSource } = require('../../lib/database/typeorm-options') as typeof TypeOrmOptions;
@@ -140,7 +151,10 @@ export async function openProjectDatabase(root: string, env: NodeJS.ProcessEnv):
 
 /** `AddTaskDueDate` from `add-task-due-date`, `add_task_due_date` or `AddTaskDueDate`. */
 export function migrationClassName(name: string): string | undefined {
-  const words = name.trim().split(/[-_\s]+/).filter(Boolean);
+  const words = name
+    .trim()
+    .split(/[-_\s]+/)
+    .filter(Boolean);
   if (words.length === 0 || !words.every((word) => /^[A-Za-z0-9]+$/.test(word)) || !/^[A-Za-z]/.test(words[0])) return undefined;
   return words.map((word) => word[0].toUpperCase() + word.slice(1)).join('');
 }

@@ -69,7 +69,12 @@ describe('svc dev', () => {
     const svcrcFile = join(project, '.svcrc');
     const valid = readJson(svcrcFile);
     writeFileSync(svcrcFile, JSON.stringify({ ...valid, entities: [{ name: 'Note', fields: [{ name: 'title', type: 'txt' }] }] }));
-    await waitFor('the invalid .svcrc to be reported', async () => (running.output().includes('.svcrc is invalid') ? true : undefined), 20_000, running.output);
+    await waitFor(
+      'the invalid .svcrc to be reported',
+      async () => (running.output().includes('.svcrc is invalid') ? true : undefined),
+      20_000,
+      running.output,
+    );
     expect((await http(port, 'GET', '/health')).status).toBe(200);
 
     valid.entities[0].fields.push({ name: 'color', type: 'text', nullable: true });
@@ -87,7 +92,10 @@ describe('svc dev', () => {
     expect(running.output()).toContain('UPDATE src/autogen/notes/note.entity.ts');
     expect(readFileSync(join(project, 'src/autogen/notes/note.entity.ts'), 'utf8')).toContain('color');
     // Data kept across the restart (same PGlite folder).
-    expect((await http(port, 'GET', '/notes?sort=id,ASC')).body.data.map((note: { title: string }) => note.title)).toEqual(['first', 'second']);
+    expect((await http(port, 'GET', '/notes?sort=id,ASC')).body.data.map((note: { title: string }) => note.title)).toEqual([
+      'first',
+      'second',
+    ]);
 
     running.child.kill('SIGINT');
     expect(await running.exit).toBe(0);
@@ -108,7 +116,9 @@ describe('svc dev', () => {
 
   it('exits 1 when the port is taken', async () => {
     const server = createServer();
-    const port = await new Promise<number>((resolvePromise) => server.listen(0, () => resolvePromise((server.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolvePromise) =>
+      server.listen(0, () => resolvePromise((server.address() as { port: number }).port)),
+    );
     try {
       const run = svc(project, ['dev', '--port', String(port)]);
       expect(run.code).toBe(1);

@@ -27,7 +27,8 @@ export function assertBuilt(): void {
 /** A clean environment for the CLI and the apps it starts: no database settings leak in from the test runner. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' };
-  for (const name of ['DATABASE_TYPE', 'DATABASE_URL', 'DATABASE_SYNC', 'PGLITE_DATA_DIR', 'APP_PORT', 'PORT', 'NODE_OPTIONS']) delete env[name];
+  for (const name of ['DATABASE_TYPE', 'DATABASE_URL', 'DATABASE_SYNC', 'PGLITE_DATA_DIR', 'APP_PORT', 'PORT', 'NODE_OPTIONS'])
+    delete env[name];
   for (const name of Object.keys(env)) if (name.startsWith('npm_') || name.startsWith('JEST_')) delete env[name];
   return { ...env, ...extra };
 }
@@ -158,11 +159,18 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     }
     await sleep(250);
   }
-  throw new Error(`timed out waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}${logs ? `\n--- output ---\n${logs()}` : ''}`);
+  throw new Error(
+    `timed out waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}${logs ? `\n--- output ---\n${logs()}` : ''}`,
+  );
 }
 
 export function waitForHealth(port: number, logs?: () => string, timeoutMs = 60_000): Promise<true> {
-  return waitFor(`GET /health on port ${port}`, async () => ((await http(port, 'GET', '/health')).status === 200 ? true : undefined), timeoutMs, logs);
+  return waitFor(
+    `GET /health on port ${port}`,
+    async () => ((await http(port, 'GET', '/health')).status === 200 ? true : undefined),
+    timeoutMs,
+    logs,
+  );
 }
 
 /** A long-running child (svc dev, the app) with its output collected. */

@@ -10,7 +10,13 @@ const TASKS = {
   version: 2,
   entities: [
     { name: 'Project', fields: [{ name: 'name', type: 'text' }] },
-    { name: 'Task', fields: [{ name: 'title', type: 'text' }, { name: 'done', type: 'boolean', default: false }] },
+    {
+      name: 'Task',
+      fields: [
+        { name: 'title', type: 'text' },
+        { name: 'done', type: 'boolean', default: false },
+      ],
+    },
   ],
   relationships: [{ from: 'Task', to: 'Project', type: 'ManyToOne' }],
 };
@@ -42,7 +48,13 @@ describe('svc generate', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split('\n');
-    for (const file of ['tasks/task.entity.ts', 'tasks/task.controller.ts', 'projects/project.dto.ts', 'autogen.module.ts', 'svc.model.ts']) {
+    for (const file of [
+      'tasks/task.entity.ts',
+      'tasks/task.controller.ts',
+      'projects/project.dto.ts',
+      'autogen.module.ts',
+      'svc.model.ts',
+    ]) {
       expect(lines).toContain(`CREATE src/autogen/${file}`);
       expect(existsSync(join(dir, 'src', 'autogen', file))).toBe(true);
     }
@@ -62,7 +74,19 @@ describe('svc generate', () => {
   it('updates and deletes files when .svcrc changes', () => {
     project();
     svc(dir, ['generate']);
-    writeJson(join(dir, '.svcrc'), { ...TASKS, entities: [{ name: 'Task', fields: [{ name: 'title', type: 'text' }, { name: 'due', type: 'timestamptz', nullable: true }] }], relationships: [] });
+    writeJson(join(dir, '.svcrc'), {
+      ...TASKS,
+      entities: [
+        {
+          name: 'Task',
+          fields: [
+            { name: 'title', type: 'text' },
+            { name: 'due', type: 'timestamptz', nullable: true },
+          ],
+        },
+      ],
+      relationships: [],
+    });
     const run = svc(dir, ['generate']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('UPDATE src/autogen/tasks/task.entity.ts');
@@ -97,7 +121,18 @@ describe('svc generate', () => {
   });
 
   it('validates .svcrc first: prints every problem like svc schema validate and writes nothing', () => {
-    project({ version: 2, entities: [{ name: 'Task', fields: [{ name: 'title', type: 'txt' }, { name: 'done', type: 'boolean', nulable: true }] }] });
+    project({
+      version: 2,
+      entities: [
+        {
+          name: 'Task',
+          fields: [
+            { name: 'title', type: 'txt' },
+            { name: 'done', type: 'boolean', nulable: true },
+          ],
+        },
+      ],
+    });
     const run = svc(dir, ['generate']);
     expect(run.code).toBe(1);
     const validate = svc(dir, ['schema', 'validate']);
@@ -114,12 +149,18 @@ describe('svc generate', () => {
     expect(run.stderr).toMatch(/^✖ cannot read .*\.svcrc: file not found/);
   });
 
-  it('refuses to overwrite a hand-edited generated file (exit 1, the schematic\'s message), and --force overwrites it', () => {
+  it("refuses to overwrite a hand-edited generated file (exit 1, the schematic's message), and --force overwrites it", () => {
     project();
     svc(dir, ['generate']);
     const entity = join(dir, 'src/autogen/tasks/task.entity.ts');
     appendFileSync(entity, '// my change\n');
-    writeJson(join(dir, '.svcrc'), { ...TASKS, entities: [TASKS.entities[0], { ...TASKS.entities[1], fields: [...TASKS.entities[1].fields, { name: 'note', type: 'text', nullable: true }] }] });
+    writeJson(join(dir, '.svcrc'), {
+      ...TASKS,
+      entities: [
+        TASKS.entities[0],
+        { ...TASKS.entities[1], fields: [...TASKS.entities[1].fields, { name: 'note', type: 'text', nullable: true }] },
+      ],
+    });
     const refused = svc(dir, ['generate']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('✖ Refusing to regenerate: these generated files were edited by hand and would lose the edits:');

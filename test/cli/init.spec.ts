@@ -27,7 +27,14 @@ describe('svc init: refusals', () => {
   it('documents its options in --help', () => {
     const run = init('--help');
     expect(run.code).toBe(0);
-    for (const option of ['[dir]', '--name <name>', '--language <language>', '--skip-platform', '--skip-install', '--package <path-or-spec>']) {
+    for (const option of [
+      '[dir]',
+      '--name <name>',
+      '--language <language>',
+      '--skip-platform',
+      '--skip-install',
+      '--package <path-or-spec>',
+    ]) {
       expect(run.stdout).toContain(option);
     }
   });
@@ -42,9 +49,7 @@ describe('svc init: refusals', () => {
   it('needs a platform login without --skip-platform', () => {
     const run = init('--name', 'demo', '--skip-install');
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(
-      '✖ svc init needs a platform login: run `svc login`, or pass --skip-platform to create the project locally\n',
-    );
+    expect(run.stderr).toBe('✖ svc init needs a platform login: run `svc login`, or pass --skip-platform to create the project locally\n');
     expect(existsSync(join(dir, 'demo'))).toBe(false);
   });
 
@@ -80,7 +85,11 @@ describe('svc init: the project', () => {
   let stdout: string;
   beforeAll(() => {
     parent = tempDir('init-project');
-    const run = svc(parent, ['init', '--name', 'demo', '--skip-platform', '--skip-install'], cleanEnv({ XDG_CONFIG_HOME: join(parent, '.config-home') }));
+    const run = svc(
+      parent,
+      ['init', '--name', 'demo', '--skip-platform', '--skip-install'],
+      cleanEnv({ XDG_CONFIG_HOME: join(parent, '.config-home') }),
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     stdout = run.stdout;
@@ -109,7 +118,19 @@ describe('svc init: the project', () => {
       'svc:validate': 'svc schema validate',
     });
     const expected: Record<string, string> = { '@svc/nest': `^${own.version}` };
-    for (const name of ['@nestjs/common', '@nestjs/core', '@nestjs/platform-express', '@nestjs/swagger', '@nestjs/typeorm', 'class-validator', 'class-transformer', 'reflect-metadata', 'rxjs', 'typeorm', 'pg']) {
+    for (const name of [
+      '@nestjs/common',
+      '@nestjs/core',
+      '@nestjs/platform-express',
+      '@nestjs/swagger',
+      '@nestjs/typeorm',
+      'class-validator',
+      'class-transformer',
+      'reflect-metadata',
+      'rxjs',
+      'typeorm',
+      'pg',
+    ]) {
       expected[name] = versionOf(name);
     }
     expect(pkg.dependencies).toEqual(expected);
@@ -118,7 +139,13 @@ describe('svc init: the project', () => {
 
   it('writes a strict tsconfig for Node 20 modules with decorator metadata', () => {
     const { compilerOptions } = readJson(join(project, 'tsconfig.json'));
-    expect(compilerOptions).toMatchObject({ strict: true, module: 'node20', experimentalDecorators: true, emitDecoratorMetadata: true, outDir: 'dist' });
+    expect(compilerOptions).toMatchObject({
+      strict: true,
+      module: 'node20',
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+      outDir: 'dist',
+    });
     expect(readJson(join(project, 'tsconfig.build.json')).extends).toBe('./tsconfig.json');
   });
 
@@ -161,7 +188,17 @@ describe('svc init: the project', () => {
 
   it('documents every environment variable in .env.example', () => {
     const example = text('.env.example');
-    for (const name of ['APP_PORT', 'PORT', 'DATABASE_TYPE', 'DATABASE_URL', 'DATABASE_SYNC', 'PGLITE_DATA_DIR', 'JWT_SECRET', 'NODE_ENV', 'LOG_LEVEL']) {
+    for (const name of [
+      'APP_PORT',
+      'PORT',
+      'DATABASE_TYPE',
+      'DATABASE_URL',
+      'DATABASE_SYNC',
+      'PGLITE_DATA_DIR',
+      'JWT_SECRET',
+      'NODE_ENV',
+      'LOG_LEVEL',
+    ]) {
       expect(example).toMatch(new RegExp(`^# .*\\n#? ?${name}=`, 'm'));
     }
   });

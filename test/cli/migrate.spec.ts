@@ -62,7 +62,9 @@ describe.each(['pglite', 'postgres'] as const)('svc migrate on %s', (kind) => {
     build(project);
     const drift = migrate('status', '--check');
     expect(drift.code).toBe(1);
-    expect(drift.stdout).toContain(kind === 'pglite' ? 'Database: PGlite (.svc/data); 1 entity, 0 migrations' : 'Database: PostgreSQL postgres@127.0.0.1:');
+    expect(drift.stdout).toContain(
+      kind === 'pglite' ? 'Database: PGlite (.svc/data); 1 entity, 0 migrations' : 'Database: PostgreSQL postgres@127.0.0.1:',
+    );
     expect(drift.stdout).toContain('  (no migrations)\n0 migrations applied, 0 pending\n');
     expect(drift.stdout).toContain('✖ The entities differ from the database: 1 statement to apply (run svc migrate generate <Name>)');
     expect(drift.stdout).toContain('CREATE TABLE "notes"');
@@ -156,6 +158,7 @@ describe('svc migrate --help', () => {
   it('lists the subcommands and says a build is needed', () => {
     const run = svc(tempDir('migrate-help'), ['migrate', '--help']);
     expect(run.code).toBe(0);
-    for (const words of ['run', 'generate [options] <Name>', 'status [options]', 'revert', 'run npm run build first']) expect(run.stdout).toContain(words);
+    for (const words of ['run', 'generate [options] <Name>', 'status [options]', 'revert', 'run npm run build first'])
+      expect(run.stdout).toContain(words);
   });
 });
