@@ -32,7 +32,11 @@ const ENVIRONMENT_HELP =
 class KeysError extends Error {}
 
 /** Opens the application's database with only the key table, runs `work`, always closes it. */
-async function withKeys(io: CliIo, options: CommonOptions, work: (dataSource: DataSource, prefix: string) => Promise<number>): Promise<number> {
+async function withKeys(
+  io: CliIo,
+  options: CommonOptions,
+  work: (dataSource: DataSource, prefix: string) => Promise<number>,
+): Promise<number> {
   let dataSource: DataSource | undefined;
   try {
     const loaded = loadSvcrc(options.file);
@@ -42,11 +46,14 @@ async function withKeys(io: CliIo, options: CommonOptions, work: (dataSource: Da
       );
     }
     const model = loaded.model;
-    if (!model.auth) throw new KeysError(`${options.file} has no "auth": the service accepts no credentials, so API keys would mean nothing`);
+    if (!model.auth)
+      throw new KeysError(`${options.file} has no "auth": the service accepts no credentials, so API keys would mean nothing`);
     const { env } = withDotEnv(process.cwd(), process.env);
     const config = readDatabaseConfig(env, model);
     if (config.type === 'pglite' && config.dataDir === null) {
-      throw new KeysError('PGLITE_DATA_DIR=memory: an in-memory database is gone when this command ends; use a data folder or DATABASE_URL');
+      throw new KeysError(
+        'PGLITE_DATA_DIR=memory: an in-memory database is gone when this command ends; use a data folder or DATABASE_URL',
+      );
     }
     // With DATABASE_SYNC on, synchronizing this one entity creates or updates svc_api_keys only.
     dataSource = await createDataSource(config, [SvcApiKey]);
@@ -87,7 +94,10 @@ const createCommand = defineCommand<CreateOptions>({
     ).addHelpText('after', `${ENVIRONMENT_HELP}\nExample:\n  $ svc keys create --name billing-sync --roles sync --organization 42\n`),
   run: ({ options, io }) =>
     withKeys(io, options, async (dataSource, prefix) => {
-      const roles = (options.roles ?? '').split(',').map((role) => role.trim()).filter((role) => role !== '');
+      const roles = (options.roles ?? '')
+        .split(',')
+        .map((role) => role.trim())
+        .filter((role) => role !== '');
       const created = await createApiKey(dataSource, prefix, { name: options.name, roles, organizationId: options.organization ?? null });
       if (options.json) {
         io.out(JSON.stringify(created, null, 2));

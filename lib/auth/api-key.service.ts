@@ -3,7 +3,15 @@ import { DataSource } from 'typeorm';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { ServiceModel } from '../schema/model';
 import { SVC_MODEL } from '../svc.constants';
-import { type ApiKeyInfo, createApiKey, type CreateApiKeyInput, type CreatedApiKey, findApiKey, listApiKeys, revokeApiKey } from './api-keys';
+import {
+  type ApiKeyInfo,
+  createApiKey,
+  type CreateApiKeyInput,
+  type CreatedApiKey,
+  findApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from './api-keys';
 
 /** Service API keys (`svc_api_keys`), from application code; `svc keys` does the same from a shell. */
 @Injectable()

@@ -17,7 +17,11 @@ export class SvcAuthController {
   @Post('login')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Exchange e-mail and password for an access and a refresh token' })
-  @ApiHeader({ name: 'X-Organization-Id', required: false, description: 'Organization to log in to, when the user has several memberships' })
+  @ApiHeader({
+    name: 'X-Organization-Id',
+    required: false,
+    description: 'Organization to log in to, when the user has several memberships',
+  })
   @ApiOkResponse({ type: TokenPairDto })
   @ApiErrorResponses(400, 401, 403)
   login(

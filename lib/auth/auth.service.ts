@@ -117,7 +117,12 @@ export class SvcAuthService {
       }),
     );
     const sid = sessionId === null ? {} : { sid: sessionId };
-    const access = this.tokens.signAccess({ sub: identity.user.id, organizationId: identity.organizationId, roles: identity.roles, ...sid });
+    const access = this.tokens.signAccess({
+      sub: identity.user.id,
+      organizationId: identity.organizationId,
+      roles: identity.roles,
+      ...sid,
+    });
     const refresh = this.tokens.signRefresh({ sub: identity.user.id, jti: record.jti, organizationId: identity.organizationId, ...sid });
     return this.tokens.pair(access, refresh);
   }

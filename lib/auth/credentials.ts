@@ -31,7 +31,9 @@ export function extractCredential(request: HeaderBag, apiKeyPrefix: string): Cre
   const apiKey = header(request, API_KEY_HEADER);
   if (apiKey !== undefined) {
     const value = apiKey.trim();
-    return value.startsWith(`${apiKeyPrefix}_`) && value.length > apiKeyPrefix.length + 1 ? { kind: 'api-key', key: value } : { kind: 'malformed' };
+    return value.startsWith(`${apiKeyPrefix}_`) && value.length > apiKeyPrefix.length + 1
+      ? { kind: 'api-key', key: value }
+      : { kind: 'malformed' };
   }
   const cookie = readCookie(header(request, 'cookie'), SESSION_COOKIE);
   if (cookie !== undefined) return cookie === '' ? { kind: 'malformed' } : { kind: 'jwt', token: cookie };

@@ -62,8 +62,10 @@ export class SvcIdentityService {
     if (typedUser === null) return [];
     const organization = this.column(plan.model, this.organizationField())!;
     const roles = this.rolesColumn(plan.model);
-    const rows = await this.select(plan, [organization, ...(roles ? [roles] : [])], (alias, sql) =>
-      `${alias}.${plan.column(userKey)} = ${sql.param(typedUser)}`,
+    const rows = await this.select(
+      plan,
+      [organization, ...(roles ? [roles] : [])],
+      (alias, sql) => `${alias}.${plan.column(userKey)} = ${sql.param(typedUser)}`,
     );
     const memberships: Membership[] = [];
     for (const row of rows) {
@@ -84,7 +86,9 @@ export class SvcIdentityService {
     const plan = this.sessionPlan();
     if (!plan) return null;
     const model = plan.model;
-    const values: Row = { [this.userRelation(model).foreignKey]: this.typedKey(this.column(model, this.userRelation(model).foreignKey)!, userId) };
+    const values: Row = {
+      [this.userRelation(model).foreignKey]: this.typedKey(this.column(model, this.userRelation(model).foreignKey)!, userId),
+    };
     const expires = this.firstColumn(model, ['expiresAt', 'expires_at']);
     if (expires) values[expires.name] = expiresAt;
     const agent = this.firstColumn(model, ['userAgent', 'user_agent']);
@@ -105,7 +109,9 @@ export class SvcIdentityService {
       [
         `${alias}.${plan.primaryKeyColumn} = ${sql.param(id)}`,
         ...(revoked ? [`${alias}.${plan.column(revoked.name)} IS NULL`] : []),
-        ...(expires ? [`(${alias}.${plan.column(expires.name)} IS NULL OR ${alias}.${plan.column(expires.name)} > CURRENT_TIMESTAMP)`] : []),
+        ...(expires
+          ? [`(${alias}.${plan.column(expires.name)} IS NULL OR ${alias}.${plan.column(expires.name)} > CURRENT_TIMESTAMP)`]
+          : []),
       ].join(' AND '),
     );
     return rows.length > 0;
@@ -121,7 +127,11 @@ export class SvcIdentityService {
     const match = `${plan.column(plan.primaryKey.name)} = :id`;
     const qb = this.runtime.dataSource.createQueryBuilder();
     if (revoked) {
-      await qb.update(plan.metadata.target).set({ [revoked.name]: () => 'CURRENT_TIMESTAMP' } as ObjectLiteral).where(match, { id }).execute();
+      await qb
+        .update(plan.metadata.target)
+        .set({ [revoked.name]: () => 'CURRENT_TIMESTAMP' } as ObjectLiteral)
+        .where(match, { id })
+        .execute();
     } else {
       await qb.delete().from(plan.metadata.target).where(match, { id }).execute();
     }

@@ -52,11 +52,7 @@ export class CrudService<T extends ObjectLiteral> {
   /** `GET /<entities>`: one page of records matching the query. */
   async findMany(request: CrudRequest): Promise<Page<Partial<T>>> {
     const query = this.validate(request.query);
-    const { data, total } = await this.runtime.reader.list(
-      query,
-      this.allConditions(request, 'find'),
-      this.related(request, 'find'),
-    );
+    const { data, total } = await this.runtime.reader.list(query, this.allConditions(request, 'find'), this.related(request, 'find'));
     return {
       data: data as Partial<T>[],
       count: data.length,

@@ -90,8 +90,11 @@ export class ScopeEnforcer {
     const decision = this.decide(entity, request, operation);
     if (decision.kind !== 'enforced') return false;
     const plan = this.plan(entity.name);
-    return this.any(plan, false, (root, sql) =>
-      `${root.alias}.${plan.primaryKeyColumn} = ${sql.param(id)} AND NOT COALESCE((${scopeSql(decision.values, root, sql)}), FALSE)`,
+    return this.any(
+      plan,
+      false,
+      (root, sql) =>
+        `${root.alias}.${plan.primaryKeyColumn} = ${sql.param(id)} AND NOT COALESCE((${scopeSql(decision.values, root, sql)}), FALSE)`,
     );
   }
 
@@ -126,11 +129,16 @@ export class ScopeEnforcer {
     const rest = entry.path.relations.slice(1);
     const found =
       id !== null &&
-      (await this.any(target, true, (root, sql) =>
-        `${root.alias}.${target.primaryKeyColumn} = ${sql.param(id)} AND ${pathSql(root, rest, entry.path.field, entry.value, sql)}`,
+      (await this.any(
+        target,
+        true,
+        (root, sql) =>
+          `${root.alias}.${target.primaryKeyColumn} = ${sql.param(id)} AND ${pathSql(root, rest, entry.path.field, entry.value, sql)}`,
       ));
     if (!found) {
-      throw new ScopeViolationException(`${key} must reference a ${relation.target} in your scope (${entity.name} is scoped by ${entry.path.path})`);
+      throw new ScopeViolationException(
+        `${key} must reference a ${relation.target} in your scope (${entity.name} is scoped by ${entry.path.path})`,
+      );
     }
   }
 
@@ -144,8 +152,10 @@ export class ScopeEnforcer {
     const id = this.typedId(target, reference);
     const found =
       id !== null &&
-      (await this.any(target, true, (root, sql) =>
-        `${root.alias}.${target.primaryKeyColumn} = ${sql.param(id)} AND ${scopeSql(decision.values, root, sql)}`,
+      (await this.any(
+        target,
+        true,
+        (root, sql) => `${root.alias}.${target.primaryKeyColumn} = ${sql.param(id)} AND ${scopeSql(decision.values, root, sql)}`,
       ));
     if (!found) throw new ScopeViolationException(`${relation.foreignKey} must reference a ${relation.target} in your scope`);
   }
@@ -167,7 +177,10 @@ export class ScopeEnforcer {
     const dataSource = this.runtime.dataSource;
     const sql = new SqlContext(this.runtime.plans, (name) => dataSource.driver.escape(name));
     const root: AliasedEntity = { alias: sql.escape('t0'), plan };
-    const qb = dataSource.createQueryBuilder().select('1', 'one').from(plan.metadata.target as ObjectLiteral as never, 't0');
+    const qb = dataSource
+      .createQueryBuilder()
+      .select('1', 'one')
+      .from(plan.metadata.target as ObjectLiteral as never, 't0');
     if (withDeleted) qb.withDeleted();
     qb.where(where(root, sql)).limit(1);
     return (await sql.applyTo(qb).getRawOne()) !== undefined;

@@ -20,8 +20,14 @@ describe('extractCredential', () => {
     [{ cookie: 'svc_sessionx=1' }, null],
     [{}, null],
     // Authorization wins over X-API-Key, which wins over the cookie.
-    [{ authorization: 'Bearer eyJ.a.b', 'x-api-key': 'svc_k', cookie: 'svc_session=c' }, { kind: 'jwt', token: 'eyJ.a.b' }],
-    [{ 'x-api-key': 'svc_k', cookie: 'svc_session=c' }, { kind: 'api-key', key: 'svc_k' }],
+    [
+      { authorization: 'Bearer eyJ.a.b', 'x-api-key': 'svc_k', cookie: 'svc_session=c' },
+      { kind: 'jwt', token: 'eyJ.a.b' },
+    ],
+    [
+      { 'x-api-key': 'svc_k', cookie: 'svc_session=c' },
+      { kind: 'api-key', key: 'svc_k' },
+    ],
   ])('%j → %j', (headers, expected) => {
     expect(extractCredential(req(headers), 'svc')).toEqual(expected);
   });

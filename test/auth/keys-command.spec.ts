@@ -26,7 +26,12 @@ const SVC = join(__dirname, '..', '..', 'dist', 'bin', 'svc.js');
  * Runs `svc keys <sub>` in this process (commander is ESM-only, so the options are given as
  * commander would parse them) with `env` as the database environment.
  */
-async function svc(env: Record<string, string>, sub: 'create' | 'list' | 'revoke', options: Record<string, unknown>, ...args: string[]): Promise<CliRun> {
+async function svc(
+  env: Record<string, string>,
+  sub: 'create' | 'list' | 'revoke',
+  options: Record<string, unknown>,
+  ...args: string[]
+): Promise<CliRun> {
   const out: string[] = [];
   const err: string[] = [];
   const saved = new Map(DB_VARIABLES.map((name) => [name, process.env[name]]));
@@ -136,11 +141,19 @@ describe('svc keys over the built CLI', () => {
       const run = spawnSync(
         process.execPath,
         [SVC, 'keys', 'create', '--name', 'spawned', '--roles', 'a,b', '--organization', '3', '--file', TENANCY_SVCRC, '--json'],
-        { env: { ...process.env, DATABASE_TYPE: 'postgres', DATABASE_URL: database.env.DATABASE_URL, DATABASE_SYNC: 'false' }, encoding: 'utf8' },
+        {
+          env: { ...process.env, DATABASE_TYPE: 'postgres', DATABASE_URL: database.env.DATABASE_URL, DATABASE_SYNC: 'false' },
+          encoding: 'utf8',
+        },
       );
       expect(run.stderr).toBe('');
       expect(run.status).toBe(0);
-      expect(JSON.parse(run.stdout)).toMatchObject({ name: 'spawned', roles: ['a', 'b'], organizationId: '3', key: expect.stringMatching(/^tk_/) });
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        name: 'spawned',
+        roles: ['a', 'b'],
+        organizationId: '3',
+        key: expect.stringMatching(/^tk_/),
+      });
       const help = spawnSync(process.execPath, [SVC, 'keys', '--help'], { encoding: 'utf8' });
       expect(help.stdout).toMatch(/create[\s\S]*list[\s\S]*revoke/);
     } finally {

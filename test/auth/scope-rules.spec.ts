@@ -67,7 +67,10 @@ describe('contextValue', () => {
 });
 
 describe('decideScope', () => {
-  const request = (overrides: Partial<AuthContext> | null, skipScope = false) => ({ auth: overrides === null ? null : auth(overrides), skipScope });
+  const request = (overrides: Partial<AuthContext> | null, skipScope = false) => ({
+    auth: overrides === null ? null : auth(overrides),
+    skipScope,
+  });
 
   it('is open for unscoped entities, skipScope, bypass roles and operations outside enforceOn', () => {
     expect(decideScope(entity('Organization'), request({}), 'find', entities).kind).toBe('open');

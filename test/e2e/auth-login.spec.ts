@@ -52,7 +52,11 @@ describe.each(DATABASE_KINDS)('login and refresh (%s)', (kind) => {
 
     it('needs X-Organization-Id for a user with several memberships, and a membership there', async () => {
       const none = await login(w.carol.email, w.carol.password).expect(403);
-      expect(none.body).toEqual({ statusCode: 403, message: 'X-Organization-Id required: the user belongs to several organizations', error: 'Forbidden' });
+      expect(none.body).toEqual({
+        statusCode: 403,
+        message: 'X-Organization-Id required: the user belongs to several organizations',
+        error: 'Forbidden',
+      });
       const inB = await login(w.carol.email, w.carol.password, w.orgB).expect(200);
       expect(claimsOf(inB.body.accessToken)).toMatchObject({ organizationId: String(w.orgB), roles: ['admin'] });
       await login(w.carol.email, w.carol.password, w.orgC).expect(403);
@@ -103,7 +107,11 @@ describe.each(DATABASE_KINDS)('login and refresh (%s)', (kind) => {
       const first = await login(w.alice.email, w.alice.password).expect(200);
       const second = await http().post('/api/auth/refresh').send({ refreshToken: first.body.refreshToken }).expect(200);
       expect(second.body.refreshToken).not.toBe(first.body.refreshToken);
-      expect(claimsOf(second.body.accessToken)).toMatchObject({ sub: String(w.alice.id), organizationId: String(w.orgA), sid: claimsOf(first.body.accessToken).sid });
+      expect(claimsOf(second.body.accessToken)).toMatchObject({
+        sub: String(w.alice.id),
+        organizationId: String(w.orgA),
+        sid: claimsOf(first.body.accessToken).sid,
+      });
       await http().get('/projects').set(bearer(second.body.accessToken)).expect(200);
 
       const reuse = await http().post('/api/auth/refresh').send({ refreshToken: first.body.refreshToken }).expect(401);
@@ -136,9 +144,23 @@ describe.each(DATABASE_KINDS)('login and refresh (%s)', (kind) => {
     it.each([
       ['an access token', async () => (await login(w.alice.email, w.alice.password)).body.accessToken as string],
       ['garbage', async () => 'garbage'],
-      ['a forged refresh token', async () => jwt.sign({ sub: String(w.alice.id), typ: 'refresh' }, 'wrong-secret-wrong-secret-wrong-secret', { jwtid: crypto.randomUUID(), expiresIn: 60 })],
+      [
+        'a forged refresh token',
+        async () =>
+          jwt.sign({ sub: String(w.alice.id), typ: 'refresh' }, 'wrong-secret-wrong-secret-wrong-secret', {
+            jwtid: crypto.randomUUID(),
+            expiresIn: 60,
+          }),
+      ],
     ])('refuses %s with 401 Invalid token', async (_label, token) => {
-      expect((await http().post('/api/auth/refresh').send({ refreshToken: await token() }).expect(401)).body).toEqual(INVALID);
+      expect(
+        (
+          await http()
+            .post('/api/auth/refresh')
+            .send({ refreshToken: await token() })
+            .expect(401)
+        ).body,
+      ).toEqual(INVALID);
     });
   });
 
@@ -151,12 +173,19 @@ describe.each(DATABASE_KINDS)('login and refresh (%s)', (kind) => {
         .expect(201);
       expect(created.body).not.toHaveProperty('passwordHash');
       const stored = async () =>
-        ((await running.app.get(DataSource).query('SELECT "passwordHash" FROM users WHERE id = $1', [created.body.id])) as { passwordHash: string }[])[0]
-          .passwordHash;
+        (
+          (await running.app.get(DataSource).query('SELECT "passwordHash" FROM users WHERE id = $1', [created.body.id])) as {
+            passwordHash: string;
+          }[]
+        )[0].passwordHash;
       expect(await stored()).toMatch(/^\$2[aby]\$12\$/);
       await login('frank@example.com', 'frank-password-1').expect(200);
 
-      const patched = await http().patch(`/users/${created.body.id}`).set(bearer(w.rootKey)).send({ passwordHash: 'frank-password-2' }).expect(200);
+      const patched = await http()
+        .patch(`/users/${created.body.id}`)
+        .set(bearer(w.rootKey))
+        .send({ passwordHash: 'frank-password-2' })
+        .expect(200);
       expect(patched.body).not.toHaveProperty('passwordHash');
       expect(await stored()).toMatch(/^\$2[aby]\$12\$/);
       await login('frank@example.com', 'frank-password-1').expect(401);
@@ -181,7 +210,10 @@ describe.each(DATABASE_KINDS)('login and refresh (%s)', (kind) => {
       expect(one.body).not.toHaveProperty('passwordHash');
       const list = await http().get('/users').set(bearer(w.rootKey)).expect(200);
       expect(JSON.stringify(list.body)).not.toContain('$2');
-      const joined = await http().get('/memberships?join=user').set({ ...bearer(w.keyA) }).expect(200);
+      const joined = await http()
+        .get('/memberships?join=user')
+        .set({ ...bearer(w.keyA) })
+        .expect(200);
       expect(JSON.stringify(joined.body)).not.toContain('passwordHash');
     });
 
@@ -195,7 +227,10 @@ describe.each(DATABASE_KINDS)('login and refresh (%s)', (kind) => {
       ['s', JSON.stringify({ passwordHash: { $starts: '$2b' } })],
       ['s', JSON.stringify({ $or: [{ id: 1 }, { passwordHash: 'x' }] })],
     ])('cannot be queried: %s=%s answers 400', async (param, value) => {
-      const res = await http().get(withQuery('/users', [param, value])).set(bearer(w.rootKey)).expect(400);
+      const res = await http()
+        .get(withQuery('/users', [param, value]))
+        .set(bearer(w.rootKey))
+        .expect(400);
       expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request', message: expect.stringContaining('passwordHash') });
     });
 
@@ -203,8 +238,17 @@ describe.each(DATABASE_KINDS)('login and refresh (%s)', (kind) => {
       ['join', 'user||email,passwordHash'],
       ['filter', 'user.passwordHash||$notnull'],
     ])('cannot be reached through a join: %s=%s answers 400', async (param, value) => {
-      const query: [string, string][] = param === 'join' ? [[param, value]] : [['join', 'user'], [param, value]];
-      await http().get(withQuery('/memberships', ...query)).set(bearer(w.keyA)).expect(400);
+      const query: [string, string][] =
+        param === 'join'
+          ? [[param, value]]
+          : [
+              ['join', 'user'],
+              [param, value],
+            ];
+      await http()
+        .get(withQuery('/memberships', ...query))
+        .set(bearer(w.keyA))
+        .expect(400);
     });
   });
 });

@@ -33,9 +33,18 @@ describe.each(DATABASE_KINDS)('auth guard (%s)', (kind) => {
   const now = () => Math.floor(Date.now() / 1000);
 
   it('accepts a valid access token as Bearer and as the svc_session cookie', async () => {
-    await http().get('/projects').set(bearer(mintToken(claims))).expect(200);
-    await http().get('/projects').set('Authorization', `bearer   ${mintToken(claims)}`).expect(200);
-    await http().get('/projects').set('Cookie', `theme=dark; svc_session=${mintToken(claims)}; other=1`).expect(200);
+    await http()
+      .get('/projects')
+      .set(bearer(mintToken(claims)))
+      .expect(200);
+    await http()
+      .get('/projects')
+      .set('Authorization', `bearer   ${mintToken(claims)}`)
+      .expect(200);
+    await http()
+      .get('/projects')
+      .set('Cookie', `theme=dark; svc_session=${mintToken(claims)}; other=1`)
+      .expect(200);
   });
 
   it('answers 401 Unauthorized without any credential', async () => {
@@ -46,16 +55,22 @@ describe.each(DATABASE_KINDS)('auth guard (%s)', (kind) => {
   const badTokens: [string, () => string][] = [
     ['expired', () => mintToken({ ...claims, exp: now() - 10 })],
     ['not yet valid (nbf)', () => mintToken({ ...claims, nbf: now() + 3600 })],
-    ['tampered payload', () => {
-      const [header, , signature] = mintToken(claims).split('.');
-      return `${header}.${base64url({ ...claims, organizationId: String(w.orgB), typ: 'access', exp: now() + 600 })}.${signature}`;
-    }],
+    [
+      'tampered payload',
+      () => {
+        const [header, , signature] = mintToken(claims).split('.');
+        return `${header}.${base64url({ ...claims, organizationId: String(w.orgB), typ: 'access', exp: now() + 600 })}.${signature}`;
+      },
+    ],
     ['tampered signature', () => `${mintToken(claims).slice(0, -4)}AAAA`],
     ['alg none', () => `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ ...claims, typ: 'access', exp: now() + 600 })}.`],
-    ['RS256 (algorithm confusion)', () => {
-      const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      return jwt.sign({ ...claims, typ: 'access' }, privateKey, { algorithm: 'RS256', expiresIn: 600 });
-    }],
+    [
+      'RS256 (algorithm confusion)',
+      () => {
+        const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+        return jwt.sign({ ...claims, typ: 'access' }, privateKey, { algorithm: 'RS256', expiresIn: 600 });
+      },
+    ],
     ['HS512', () => jwt.sign({ ...claims, typ: 'access' }, TENANCY_JWT_SECRET, { algorithm: 'HS512', expiresIn: 600 })],
     ['wrong secret', () => mintToken(claims, { secret: 'another-secret-another-secret-another-secret' })],
     ['missing sub', () => mintToken({ organizationId: String(w.orgA) })],
@@ -94,8 +109,22 @@ describe.each(DATABASE_KINDS)('auth guard (%s)', (kind) => {
       const secret = w.keyA.slice(w.keyA.indexOf('_') + 1);
       expect((await http().get('/projects').set('X-API-Key', `svc_${secret}`).expect(401)).body).toEqual(INVALID);
       expect((await http().get('/projects').set('X-API-Key', secret).expect(401)).body).toEqual(INVALID);
-      expect((await http().get('/projects').set(bearer(`zz_${secret}`)).expect(401)).body).toEqual(INVALID);
-      expect((await http().get('/projects').set(bearer(`${w.keyA}x`)).expect(401)).body).toEqual(INVALID);
+      expect(
+        (
+          await http()
+            .get('/projects')
+            .set(bearer(`zz_${secret}`))
+            .expect(401)
+        ).body,
+      ).toEqual(INVALID);
+      expect(
+        (
+          await http()
+            .get('/projects')
+            .set(bearer(`${w.keyA}x`))
+            .expect(401)
+        ).body,
+      ).toEqual(INVALID);
       expect((await http().get('/projects').set('X-API-Key', 'tk_').expect(401)).body).toEqual(INVALID);
       const keys = running.app.get(SvcApiKeyService);
       const created = await keys.create({ name: 'to revoke', organizationId: String(w.orgA) });
@@ -111,10 +140,9 @@ describe.each(DATABASE_KINDS)('auth guard (%s)', (kind) => {
       const created = await keys.create({ name: 'hashed', roles: ['a', 'b', 'a'] });
       expect(created.key).toMatch(/^tk_[A-Za-z0-9_-]{43}$/);
       expect(created.roles).toEqual(['a', 'b']);
-      const rows: Record<string, unknown>[] = await running.app.get(DataSource).query(
-        'SELECT * FROM svc_api_keys WHERE id = $1',
-        [created.id],
-      );
+      const rows: Record<string, unknown>[] = await running.app
+        .get(DataSource)
+        .query('SELECT * FROM svc_api_keys WHERE id = $1', [created.id]);
       expect(JSON.stringify(rows)).not.toContain(created.key.slice(10));
       expect(rows[0].hash).toMatch(/^[0-9a-f]{64}$/);
       const listed = await keys.list();

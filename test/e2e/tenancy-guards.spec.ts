@@ -106,36 +106,67 @@ describe.each(DATABASE_KINDS)('guards (%s)', (kind) => {
     afterAll(() => running?.close());
 
     it('must match the organization of the token when the token has one', async () => {
-      await http().get('/projects').set({ ...w.as.alice, 'X-Organization-Id': String(w.orgA) }).expect(200);
-      const res = await http().get('/projects').set({ ...w.as.alice, 'X-Organization-Id': String(w.orgB) }).expect(403);
-      expect(res.body).toEqual({ statusCode: 403, message: 'X-Organization-Id does not match the organization of your credential', error: 'Forbidden' });
-      await http().get('/projects').set({ ...bearer(w.keyA), 'X-Organization-Id': String(w.orgB) }).expect(403);
+      await http()
+        .get('/projects')
+        .set({ ...w.as.alice, 'X-Organization-Id': String(w.orgA) })
+        .expect(200);
+      const res = await http()
+        .get('/projects')
+        .set({ ...w.as.alice, 'X-Organization-Id': String(w.orgB) })
+        .expect(403);
+      expect(res.body).toEqual({
+        statusCode: 403,
+        message: 'X-Organization-Id does not match the organization of your credential',
+        error: 'Forbidden',
+      });
+      await http()
+        .get('/projects')
+        .set({ ...bearer(w.keyA), 'X-Organization-Id': String(w.orgB) })
+        .expect(403);
     });
 
     it('gives a user token without organization the context of a membership, with its roles', async () => {
       const carol = bearer(mintToken({ sub: String(w.carol.id) }));
       await http().get('/projects').set(carol).expect(403);
-      const inB = await http().get('/projects').set({ ...carol, 'X-Organization-Id': String(w.orgB) }).expect(200);
+      const inB = await http()
+        .get('/projects')
+        .set({ ...carol, 'X-Organization-Id': String(w.orgB) })
+        .expect(200);
       expect(orgOf(inB.body)).toEqual([w.orgB]);
-      const who = await http().get('/whoami').set({ ...carol, 'X-Organization-Id': String(w.orgB) }).expect(200);
+      const who = await http()
+        .get('/whoami')
+        .set({ ...carol, 'X-Organization-Id': String(w.orgB) })
+        .expect(200);
       expect(who.body.auth).toMatchObject({ organizationId: String(w.orgB), roles: ['admin'] });
-      const none = await http().get('/projects').set({ ...carol, 'X-Organization-Id': String(w.orgC) }).expect(403);
+      const none = await http()
+        .get('/projects')
+        .set({ ...carol, 'X-Organization-Id': String(w.orgC) })
+        .expect(403);
       expect(none.body.message).toBe(`No membership in organization ${w.orgC}`);
       const dave = bearer(mintToken({ sub: String(w.dave.id) }));
-      await http().get('/projects').set({ ...dave, 'X-Organization-Id': String(w.orgA) }).expect(403);
+      await http()
+        .get('/projects')
+        .set({ ...dave, 'X-Organization-Id': String(w.orgA) })
+        .expect(403);
     });
 
     it('gives an API key without organization the named organization', async () => {
       const root = bearer(w.rootKey);
       await http().get('/projects').set(root).expect(403);
-      const res = await http().get('/projects').set({ ...root, 'X-Organization-Id': String(w.orgB) }).expect(200);
+      const res = await http()
+        .get('/projects')
+        .set({ ...root, 'X-Organization-Id': String(w.orgB) })
+        .expect(200);
       expect(orgOf(res.body)).toEqual([w.orgB]);
       const a = await http().get('/projects').set(bearer(w.keyA)).expect(200);
       expect(orgOf(a.body)).toEqual([w.orgA]);
     });
 
     it.each([[''], ['x'.repeat(129)]])('refuses a malformed header %p with 400', async (value) => {
-      await http().get('/projects').set({ ...w.as.alice, 'X-Organization-Id': value }).expect(400);
+      await http()
+        .get('/projects')
+        .set({ ...w.as.alice, 'X-Organization-Id': value })
+        .expect(400);
     });
   });
 
@@ -153,8 +184,14 @@ describe.each(DATABASE_KINDS)('guards (%s)', (kind) => {
 
     it('is ignored: the header alone never grants an organization', async () => {
       const carol = bearer(mintToken({ sub: String(w.carol.id) }));
-      await http().get('/projects').set({ ...carol, 'X-Organization-Id': String(w.orgB) }).expect(403);
-      const res = await http().get('/projects').set({ ...w.as.alice, 'X-Organization-Id': String(w.orgB) }).expect(200);
+      await http()
+        .get('/projects')
+        .set({ ...carol, 'X-Organization-Id': String(w.orgB) })
+        .expect(403);
+      const res = await http()
+        .get('/projects')
+        .set({ ...w.as.alice, 'X-Organization-Id': String(w.orgB) })
+        .expect(200);
       expect(orgOf(res.body)).toEqual([w.orgA]);
     });
   });

@@ -26,22 +26,33 @@ describe.each(DATABASE_KINDS)('tenant isolation property (%s)', (kind) => {
     http = httpClient(running.app);
     w = await seedWorld(running.app);
     // A few more rows so that conditions have something to select.
-    for (const [headers, name] of [[w.as.alice, 'A-3'], [w.as.bob, 'B-2'], [w.as.bob, 'B-3']] as const) {
-      const project = await http().post('/projects').set(headers).send({ name, secret: `${name}-secret` }).expect(201);
-      await http().post('/tasks').set(headers).send({ title: `${name}-task`, projectId: project.body.id }).expect(201);
+    for (const [headers, name] of [
+      [w.as.alice, 'A-3'],
+      [w.as.bob, 'B-2'],
+      [w.as.bob, 'B-3'],
+    ] as const) {
+      const project = await http()
+        .post('/projects')
+        .set(headers)
+        .send({ name, secret: `${name}-secret` })
+        .expect(201);
+      await http()
+        .post('/tasks')
+        .set(headers)
+        .send({ title: `${name}-task`, projectId: project.body.id })
+        .expect(201);
     }
-    const rows: Row[] = await running.app.get(DataSource).query(
-      'SELECT t.id FROM tasks t JOIN projects p ON p.id = t."projectId" WHERE p."organizationId" = $1',
-      [w.orgA],
-    );
+    const rows: Row[] = await running.app
+      .get(DataSource)
+      .query('SELECT t.id FROM tasks t JOIN projects p ON p.id = t."projectId" WHERE p."organizationId" = $1', [w.orgA]);
     tasksOfA = new Set(rows.map((row) => Number(row.id)));
   });
   afterAll(() => running?.close());
 
-  const fieldValue = (field: string) =>
+  const fieldValue = (field: string): fc.Arbitrary<string | number> =>
     field === 'name' || field === 'secret'
-      ? fc.constantFrom('A-1', 'B-1', 'B-2', 'b-secret', 'B-3-secret', 'x')
-      : fc.constantFrom(w.orgA, w.orgB, w.orgC, w.projects.a1, w.projects.b1, 1, 2, 3);
+      ? fc.constantFrom<string | number>('A-1', 'B-1', 'B-2', 'b-secret', 'B-3-secret', 'x')
+      : fc.constantFrom<string | number>(w.orgA, w.orgB, w.orgC, w.projects.a1, w.projects.b1, 1, 2, 3);
 
   const projectField = fc.constantFrom('id', 'name', 'secret', 'organizationId');
   const leaf: fc.Arbitrary<Json> = projectField.chain((field) =>
@@ -94,7 +105,9 @@ describe.each(DATABASE_KINDS)('tenant isolation property (%s)', (kind) => {
           ...(q.includeDeleted ? [['include_deleted', '1'] as [string, string]] : []),
           ['limit', '100'],
         ];
-        const res = await http().get(withQuery('/projects', ...parts)).set(w.as.alice);
+        const res = await http()
+          .get(withQuery('/projects', ...parts))
+          .set(w.as.alice);
         expect({ status: res.status, body: res.status === 200 ? null : res.body }).toEqual({ status: 200, body: null });
         for (const project of res.body.data as Row[]) {
           expect(project.organizationId).toBe(w.orgA);
@@ -120,7 +133,9 @@ describe.each(DATABASE_KINDS)('tenant isolation property (%s)', (kind) => {
         if (q.filter) joins.add('projects');
         const parts: [string, string][] = [...joins].map((j): [string, string] => ['join', j]);
         if (q.filter) parts.push(['filter', `${q.filter[0]}||$eq||${q.filter[1]}`]);
-        const res = await http().get(withQuery('/organizations', ...parts)).set(w.as.alice);
+        const res = await http()
+          .get(withQuery('/organizations', ...parts))
+          .set(w.as.alice);
         expect(res.status).toBe(200);
         for (const org of res.body.data as Row[]) {
           if (q.filter) expect(org.id).toBe(w.orgA);
@@ -129,7 +144,8 @@ describe.each(DATABASE_KINDS)('tenant isolation property (%s)', (kind) => {
             for (const task of (project.tasks as Row[] | undefined) ?? []) expect(tasksOfA.has(task.id as number)).toBe(true);
           }
           for (const membership of (org.memberships as Row[] | undefined) ?? []) expect(membership.organizationId).toBe(w.orgA);
-          for (const note of (org.notes as Row[] | undefined) ?? []) expect(note).toMatchObject({ organizationId: w.orgA, userId: w.alice.id });
+          for (const note of (org.notes as Row[] | undefined) ?? [])
+            expect(note).toMatchObject({ organizationId: w.orgA, userId: w.alice.id });
         }
       }),
       { numRuns: RUNS },

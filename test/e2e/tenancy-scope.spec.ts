@@ -46,16 +46,43 @@ describe.each(DATABASE_KINDS)('tenant scope (%s)', (kind) => {
     it.each([
       ['filter on the scope field', () => [['filter', `organizationId||$eq||${w.orgB}`]]],
       ['filter $ne on the scope field', () => [['filter', `organizationId||$ne||${w.orgA}`]]],
-      ['filter $in with both tenants', () => [['filter', `organizationId||$in||${w.orgA},${w.orgB}`], ['filter', 'name||$eq||B-1']]],
+      [
+        'filter $in with both tenants',
+        () => [
+          ['filter', `organizationId||$in||${w.orgA},${w.orgB}`],
+          ['filter', 'name||$eq||B-1'],
+        ],
+      ],
       ['or on the scope field', () => [['or', `organizationId||$eq||${w.orgB}`]]],
-      ['filter and or together', () => [['filter', 'name||$eq||nothing'], ['or', `organizationId||$eq||${w.orgB}`]]],
-      ['or with an always-true alternative', () => [['filter', 'name||$eq||B-1'], ['or', 'id||$notnull']]],
+      [
+        'filter and or together',
+        () => [
+          ['filter', 'name||$eq||nothing'],
+          ['or', `organizationId||$eq||${w.orgB}`],
+        ],
+      ],
+      [
+        'or with an always-true alternative',
+        () => [
+          ['filter', 'name||$eq||B-1'],
+          ['or', 'id||$notnull'],
+        ],
+      ],
       ['s with $or', () => [['s', JSON.stringify({ $or: [{ organizationId: w.orgB }, { name: 'B-1' }] })]]],
       ['s with $or of $notnull', () => [['s', JSON.stringify({ $or: [{ id: { $notnull: true } }, { secret: 'b-secret' }] })]]],
       ['filter on the secret of B', () => [['filter', 'secret||$eq||b-secret']]],
-      ['include_deleted', () => [['include_deleted', '1'], ['filter', `organizationId||$eq||${w.orgB}`]]],
+      [
+        'include_deleted',
+        () => [
+          ['include_deleted', '1'],
+          ['filter', `organizationId||$eq||${w.orgB}`],
+        ],
+      ],
     ] as [string, () => [string, string][]][])('never returns or counts B rows: %s', async (_label, query) => {
-      const res = await http().get(withQuery('/projects', ...query())).set(w.as.alice).expect(200);
+      const res = await http()
+        .get(withQuery('/projects', ...query()))
+        .set(w.as.alice)
+        .expect(200);
       for (const row of res.body.data as Row[]) expect(row.organizationId).toBe(w.orgA);
       expect(res.body.data.map((row: Row) => row.name)).not.toContain('B-1');
       expect(res.body.total).toBe(res.body.data.length);
@@ -151,7 +178,10 @@ describe.each(DATABASE_KINDS)('tenant scope (%s)', (kind) => {
         .set(w.as.alice)
         .expect(200);
       expect(filtered.body.data).toEqual([]);
-      const sorted = await http().get(withQuery('/notes', ['join', 'project||secret'], ['sort', 'project.secret,ASC'])).set(w.as.alice).expect(200);
+      const sorted = await http()
+        .get(withQuery('/notes', ['join', 'project||secret'], ['sort', 'project.secret,ASC']))
+        .set(w.as.alice)
+        .expect(200);
       expect(JSON.stringify(sorted.body)).not.toContain('b-secret');
     });
 
@@ -172,7 +202,10 @@ describe.each(DATABASE_KINDS)('tenant scope (%s)', (kind) => {
         .set(w.as.alice)
         .expect(200);
       expect(filtered.body.data).toEqual([]);
-      const byProject = await http().get(withQuery('/tasks', ['filter', `projectId||$eq||${w.projects.b1}`])).set(w.as.alice).expect(200);
+      const byProject = await http()
+        .get(withQuery('/tasks', ['filter', `projectId||$eq||${w.projects.b1}`]))
+        .set(w.as.alice)
+        .expect(200);
       expect(byProject.body.total).toBe(0);
       await http().get(`/tasks/${w.tasks.b}`).set(w.as.alice).expect(403);
       const comments = await http().get('/comments?join=task&join=task.project').set(w.as.alice).expect(200);
@@ -195,7 +228,12 @@ describe.each(DATABASE_KINDS)('tenant scope (%s)', (kind) => {
       await http()
         .post('/tasks/bulk')
         .set(w.as.alice)
-        .send({ bulk: [{ title: 'ok', projectId: w.projects.a1 }, { title: 'bad', projectId: w.projects.b1 }] })
+        .send({
+          bulk: [
+            { title: 'ok', projectId: w.projects.a1 },
+            { title: 'bad', projectId: w.projects.b1 },
+          ],
+        })
         .expect(403);
       expect((await tableRows(running.app, 'tasks')).length).toBe(before);
     });
@@ -251,16 +289,37 @@ describe.each(DATABASE_KINDS)('tenant scope (%s)', (kind) => {
     it('checks the body value instead of injecting it', async () => {
       const list = await http().get('/invoices').set(w.as.alice).expect(200);
       expect(names(list.body, 'number')).toEqual(['INV-A']);
-      const foreign = await http().post('/invoices').set(w.as.alice).send({ number: 'X', organizationId: String(w.orgB) }).expect(403);
+      const foreign = await http()
+        .post('/invoices')
+        .set(w.as.alice)
+        .send({ number: 'X', organizationId: String(w.orgB) })
+        .expect(403);
       expect(foreign.body).toEqual(forbidden('organizationId is outside your scope'));
-      await http().post('/invoices').set(w.as.alice).send({ number: 'INV-A2', organizationId: String(w.orgA) }).expect(201);
-      await http().patch(`/invoices/${w.invoices.a}`).set(w.as.alice).send({ organizationId: String(w.orgB) }).expect(403);
-      await http().put(`/invoices/${w.invoices.a}`).set(w.as.alice).send({ number: 'INV-A', organizationId: String(w.orgB) }).expect(403);
+      await http()
+        .post('/invoices')
+        .set(w.as.alice)
+        .send({ number: 'INV-A2', organizationId: String(w.orgA) })
+        .expect(201);
+      await http()
+        .patch(`/invoices/${w.invoices.a}`)
+        .set(w.as.alice)
+        .send({ organizationId: String(w.orgB) })
+        .expect(403);
+      await http()
+        .put(`/invoices/${w.invoices.a}`)
+        .set(w.as.alice)
+        .send({ number: 'INV-A', organizationId: String(w.orgB) })
+        .expect(403);
       await http().patch(`/invoices/${w.invoices.a}`).set(w.as.alice).send({ number: 'INV-A1' }).expect(200);
       await http()
         .post('/invoices/bulk')
         .set(w.as.alice)
-        .send({ bulk: [{ number: 'ok', organizationId: String(w.orgA) }, { number: 'no', organizationId: String(w.orgB) }] })
+        .send({
+          bulk: [
+            { number: 'ok', organizationId: String(w.orgA) },
+            { number: 'no', organizationId: String(w.orgB) },
+          ],
+        })
         .expect(403);
       await http().get(`/invoices/${w.invoices.b}`).set(w.as.alice).expect(403);
     });

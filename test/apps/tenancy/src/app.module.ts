@@ -24,13 +24,7 @@ export type GuardMode = 'global' | 'auth-only' | 'none';
 
 @Module({
   imports: [AutogenModule],
-  controllers: [
-    PublicProjectsController,
-    AdminProjectsController,
-    GuardedProjectsController,
-    WhoAmIController,
-    PlatformErrorsController,
-  ],
+  controllers: [PublicProjectsController, AdminProjectsController, GuardedProjectsController, WhoAmIController, PlatformErrorsController],
 })
 class ExtensionsModule {}
 
