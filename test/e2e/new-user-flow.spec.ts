@@ -354,7 +354,7 @@ describe('an existing Nest application', () => {
     };
     for (const [path, content] of Object.entries(files)) writeFileSync(join(project, path), content);
 
-    run('npm', ['install'], project, INSTALL_TIMEOUT_MS);
+    // `npm i <tarball>` right after `nest new`: one npm run installs the app's dependencies and @svc/nest.
     run('npm', ['install', tarball], project, INSTALL_TIMEOUT_MS);
     // What `nest add @svc/nest` runs after its install step. (`nest g -c @svc/nest nest-add` adds nest g's own
     // options, which nest-add's schema rejects; the schematics CLI comes with @nestjs/cli.)
