@@ -28,6 +28,8 @@ function fail(io: CliIo, message: string): number {
   return 1;
 }
 
+export class PackageSpecError extends Error {}
+
 /** The `@svc/nest` dependency: a local tarball or folder as an absolute `file:` spec, else a version range. */
 export function svcPackageSpec(option: string | undefined, version: string): string {
   if (option === undefined || option.trim() === '') return `^${version}`;
@@ -35,6 +37,9 @@ export function svcPackageSpec(option: string | undefined, version: string): str
   const asPath = resolve(value);
   if (existsSync(asPath)) return `file:${asPath}`;
   if (value.startsWith('file:')) return `file:${resolve(value.slice('file:'.length))}`;
+  if (/^[./~]/.test(value) || /\.(tgz|tar\.gz)$/.test(value)) {
+    throw new PackageSpecError(`--package ${value}: no such file or folder (${asPath})`);
+  }
   return value.startsWith('@svc/nest@') ? value.slice('@svc/nest@'.length) : value;
 }
 
@@ -87,7 +92,13 @@ export const initCommand = defineCommand<InitOptions>({
     }
 
     const own = readOwnManifest();
-    const spec = svcPackageSpec(options.package, own.version ?? '0.0.0');
+    let spec: string;
+    try {
+      spec = svcPackageSpec(options.package, own.version ?? '0.0.0');
+    } catch (error) {
+      if (error instanceof PackageSpecError) return fail(io, error.message);
+      throw error;
+    }
     io.out(`Creating ${name} in ${dir}`);
     const files: Record<string, string> = {
       'package.json': packageJson({

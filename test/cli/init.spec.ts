@@ -241,6 +241,10 @@ describe('svc init: options', () => {
     expect(readJson(join(dir, 'b/package.json')).dependencies['@svc/nest']).toBe(`file:${ROOT}`);
     expect(init('c', '--skip-platform', '--skip-install', '--package', '@svc/nest@~0.1.0').code).toBe(0);
     expect(readJson(join(dir, 'c/package.json')).dependencies['@svc/nest']).toBe('~0.1.0');
+    const missing = init('d', '--skip-platform', '--skip-install', '--package', './nope.tgz');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe(`✖ --package ./nope.tgz: no such file or folder (${join(dir, 'nope.tgz')})\n`);
+    expect(existsSync(join(dir, 'd'))).toBe(false);
   });
 
   it('reports a failing npm install with exit code 1 and keeps the project', () => {
