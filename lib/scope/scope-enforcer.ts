@@ -6,7 +6,17 @@ import { ScopeViolationException } from '../exceptions/scope.exceptions';
 import { coerceValue } from '../query/coerce-value';
 import type { CrudOperation, EntityModel, RelationModel } from '../schema/model';
 import type { SvcRuntime } from '../svc-runtime';
-import { decideScope, pathSql, type ScopeDecision, type ScopeRequest, scopeSql, type ScopeValue, typedScopeValue } from './scope-rules';
+import {
+  contextValue,
+  decideScope,
+  pathSql,
+  scopeColumn,
+  type ScopeDecision,
+  type ScopeRequest,
+  scopeSql,
+  type ScopeValue,
+  typedScopeValue,
+} from './scope-rules';
 
 type Values = Record<string, unknown>;
 type Id = string | number;
@@ -58,9 +68,12 @@ export class ScopeEnforcer {
     operation: 'create' | 'update',
     replace: boolean,
   ): Promise<void> {
-    if (request.skipScope) return;
+    const decision = request.skipScope ? ({ kind: 'open' } as const) : this.decide(entity, request, operation);
+    if (decision.kind === 'open') {
+      if (operation === 'create') this.defaultScopeFields(entity, values, request);
+      if (request.skipScope) return;
+    }
     const checkedKeys = new Set<string>();
-    const decision = this.decide(entity, request, operation);
     if (decision.kind === 'missing') throw missingContext(entity, decision.key);
     if (decision.kind === 'enforced') {
       const inject = entity.scope!.injectOnCreate;
@@ -96,6 +109,22 @@ export class ScopeEnforcer {
       (root, sql) =>
         `${root.alias}.${plan.primaryKeyColumn} = ${sql.param(id)} AND NOT COALESCE((${scopeSql(decision.values, root, sql)}), FALSE)`,
     );
+  }
+
+  /**
+   * Where scope is not checked (`skipScope`, a bypass role, an operation outside `enforceOn`),
+   * `injectOnCreate` still fills a direct scope field the body leaves out, from the context when
+   * it has a usable value; a value in the body is kept.
+   */
+  private defaultScopeFields(entity: EntityModel, values: Values, request: ScopeRequest): void {
+    const scope = entity.scope;
+    if (!scope?.injectOnCreate) return;
+    for (const path of scope.paths) {
+      if (path.relations.length > 0 || values[path.field] !== undefined) continue;
+      const raw = contextValue(request.auth, path.contextKey);
+      const typed = raw === undefined ? null : typedScopeValue(scopeColumn(path, this.runtime.entities), raw);
+      if (typed !== null) values[path.field] = typed;
+    }
   }
 
   private directField(entry: ScopeValue, values: Values, inject: boolean, replace: boolean): void {

@@ -347,6 +347,10 @@ describe.each(DATABASE_KINDS)('tenant scope (%s)', (kind) => {
       await http().get(`/projects/${w.projects.b1}`).set(w.as.superadmin).expect(200);
       const memberships = await http().get('/memberships').set(w.as.superadmin).expect(200);
       expect(new Set(memberships.body.data.map((row: Row) => row.organizationId))).toEqual(new Set([w.orgA, w.orgB]));
+      const inB = await http().post('/projects').set(w.as.superadmin).send({ name: 'by admin in B', organizationId: w.orgB }).expect(201);
+      expect(inB.body.organizationId).toBe(w.orgB);
+      const defaulted = await http().post('/projects').set(w.as.superadmin).send({ name: 'by admin' }).expect(201);
+      expect(defaulted.body.organizationId).toBe(w.orgA);
       const tasks = await http().get('/tasks').set(w.as.superadmin).expect(200);
       expect((tasks.body.data as Row[]).map((row) => row.title)).not.toContain('b-task');
     });
