@@ -15,7 +15,7 @@ const path = require('node:path');
 const { build, BENCH, BUILD, ROOT } = require('./lib/build');
 const { seed, resetWrites, databaseUrl, serverVersion, dropDatabase, DB_NAME } = require('./lib/seed');
 const { SCENARIOS } = require('./lib/scenarios');
-const { SERVERS, startServer, sleep } = require('./lib/servers');
+const { SERVERS, startServer, sleep, databaseCpu, databaseCpuDelta } = require('./lib/servers');
 const { verify } = require('./lib/verify');
 const { measure, combine } = require('./lib/load');
 const { measureGeneration } = require('./lib/generation');
@@ -74,6 +74,7 @@ async function timeServers(options, scenarios, load) {
             duration: load.duration / 2,
             seed: 2 + round,
             cpuMs: server.cpuMs,
+            dbCpuMs: (before) => (before ? databaseCpuDelta(before, databaseCpu(DB_NAME)) : databaseCpu(DB_NAME)),
             onSample: sample,
           });
           rounds[name].push(result);
@@ -86,7 +87,7 @@ async function timeServers(options, scenarios, load) {
         const failed = r.non2xx + r.errors;
         log(
           `${scenario.name.padEnd(18)} ${name.padEnd(9)} ${r.rps.toFixed(0).padStart(6)} req/s (rounds ${r.rounds.join(', ')})  p50 ${r.p50} ms  p99 ${r.p99} ms  ` +
-            `CPU ${r.cpuUsPerRequest} µs/req${failed ? `  !! ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
+            `CPU ${r.cpuUsPerRequest} µs/req, PostgreSQL ${r.dbCpuUsPerRequest} µs/req${failed ? `  !! ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
         );
       }
     }

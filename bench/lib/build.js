@@ -70,7 +70,11 @@ function buildPackage(log, patches = []) {
   fs.rmSync(PKG, { recursive: true, force: true });
   fs.mkdirSync(PKG, { recursive: true });
   const tsconfig = path.join(BUILD, 'tsconfig.pkg.json');
-  const rel = (p) => path.relative(BUILD, path.join(src, p)) || '.';
+  // `extends` needs an explicit ./ or ../, or it is looked up as a package.
+  const rel = (p) => {
+    const relative = path.relative(BUILD, path.join(src, p)) || '.';
+    return relative.startsWith('.') ? relative : `./${relative}`;
+  };
   fs.writeFileSync(
     tsconfig,
     JSON.stringify(

@@ -23,12 +23,14 @@ function run(url, scenario, { connections, duration, seed }) {
 /**
  * One timed window (after an optional warm-up). `onSample` is called every 250 ms (for RSS); `cpuMs`
  * reads the server's CPU time, so the cost per request can be told apart from waiting for a busy machine.
- * Returns { rps, p50, p99, requests, non2xx, errors, throughputMBs, durationS, cpuMs }.
+ * `dbCpuMs()` returns a snapshot and `dbCpuMs(snapshot)` the database CPU ms used since it.
+ * Returns { rps, p50, p99, requests, non2xx, errors, throughputMBs, durationS, cpuMs, dbCpuMs }.
  */
-async function measure(url, scenario, { connections = 10, duration = 8, warmup = 0, seed = 2, onSample, cpuMs } = {}) {
+async function measure(url, scenario, { connections = 10, duration = 8, warmup = 0, seed = 2, onSample, cpuMs, dbCpuMs } = {}) {
   if (warmup > 0) await run(url, scenario, { connections, duration: warmup, seed: 1 });
   const timer = onSample ? setInterval(onSample, 250) : null;
   const cpuBefore = cpuMs?.();
+  const dbBefore = dbCpuMs?.();
   try {
     const result = await run(url, scenario, { connections, duration, seed });
     return {
@@ -41,6 +43,7 @@ async function measure(url, scenario, { connections = 10, duration = 8, warmup =
       throughputMBs: result.throughput.average / 1e6,
       durationS: result.duration,
       cpuMs: cpuMs ? cpuMs() - cpuBefore : null,
+      dbCpuMs: dbCpuMs ? dbCpuMs(dbBefore) : null,
     };
   } finally {
     if (timer) clearInterval(timer);
@@ -62,6 +65,7 @@ function combine(rounds) {
     errors: sum('errors'),
     throughputMBs: mean('throughputMBs'),
     cpuUsPerRequest: rounds.every((r) => r.cpuMs !== null) && requests ? Math.round((sum('cpuMs') * 1000) / requests) : null,
+    dbCpuUsPerRequest: rounds.every((r) => r.dbCpuMs !== null) && requests ? Math.round((sum('dbCpuMs') * 1000) / requests) : null,
     rounds: rounds.map((r) => Math.round(r.rps)),
   };
 }

@@ -99,15 +99,16 @@ function markdown(run) {
   }
   lines.push(
     '',
-    'Server CPU time per request (user + system of the server process, µs; independent of waiting for a busy machine):',
+    'CPU time per request, µs (user + system, from /proc: the server process, and the PostgreSQL backends of the bench database). Unlike req/s, it does not depend on how busy the shared machine was:',
     '',
-    '| Scenario | ours | reference | floor | ours − floor |',
-    '|---|---:|---:|---:|---:|',
+    '| Scenario | ours server | reference server | floor server | ours − floor | ours PostgreSQL | reference PostgreSQL | floor PostgreSQL |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const s of run.scenarios) {
-    const c = (name) => s.results[name]?.cpuUsPerRequest;
-    const diff = c('ours') !== undefined && c('floor') !== undefined && c('ours') !== null && c('floor') !== null ? c('ours') - c('floor') : null;
-    lines.push(`| ${s.name} | ${f0(c('ours'))} | ${f0(c('reference'))} | ${f0(c('floor'))} | ${f0(diff)} |`);
+    const c = (name) => s.results[name]?.cpuUsPerRequest ?? null;
+    const d = (name) => s.results[name]?.dbCpuUsPerRequest ?? null;
+    const diff = c('ours') !== null && c('floor') !== null ? c('ours') - c('floor') : null;
+    lines.push(`| ${s.name} | ${f0(c('ours'))} | ${f0(c('reference'))} | ${f0(c('floor'))} | ${f0(diff)} | ${f0(d('ours'))} | ${f0(d('reference'))} | ${f0(d('floor'))} |`);
   }
   lines.push('', '| Other measure | value | target |', '|---|---:|---:|');
   if (run.generation) {

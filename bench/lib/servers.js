@@ -84,6 +84,32 @@ function cpuMs(pid) {
 }
 const CLOCK_TICKS = 100;
 
+/**
+ * CPU time of the PostgreSQL backends serving `database` (`postgres: <user> <database> ...` processes),
+ * by pid. Other databases' backends (others' tests share the server) are not counted.
+ */
+function databaseCpu(database) {
+  const byPid = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (!cmdline.startsWith('postgres: ') || !cmdline.includes(` ${database} `)) continue;
+      byPid.set(entry, cpuMs(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return byPid;
+}
+
+/** CPU ms the database's backends used between two `databaseCpu()` snapshots (backends born meanwhile count whole). */
+function databaseCpuDelta(before, after) {
+  let ms = 0;
+  for (const [pid, value] of after) ms += value - (before.get(pid) ?? 0);
+  return ms;
+}
+
 async function stopProcess(child, signal) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -107,4 +133,4 @@ function startServer(name, databaseUrl, extra = {}) {
   });
 }
 
-module.exports = { SERVERS, startServer, startProcess, sleep };
+module.exports = { SERVERS, startServer, startProcess, sleep, databaseCpu, databaseCpuDelta };

@@ -11,6 +11,16 @@ const { Pool } = require('pg');
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
 const TOTAL = process.env.FLOOR_TOTAL ?? 'window';
+// FLOOR_PREPARED=1 names every statement (pg prepares it once per connection): measures what
+// prepared statements would save PostgreSQL, for the proposal in docs/readme/performance.md.
+const PREPARED = process.env.FLOOR_PREPARED === '1';
+const statementNames = new Map();
+function dbQuery(text, values) {
+  if (!PREPARED) return pool.query(text, values);
+  let name = statementNames.get(text);
+  if (name === undefined) statementNames.set(text, (name = `s${statementNames.size}`));
+  return pool.query({ name, text, values });
+}
 
 const ENTITIES = {
   tasks: {
@@ -108,10 +118,10 @@ async function list(name, query) {
   if (!query.getAll('sort').some((s) => s.split(',')[0] === 'id')) order.push('t0.id ASC');
   const total_ = TOTAL === 'subquery' ? `(SELECT COUNT(*) FROM ${from} ${where})` : 'COUNT(*) OVER()';
   const sql = `SELECT ${select.join(', ')}, ${total_} AS __total FROM ${from} ${where} ORDER BY ${order.join(', ')} LIMIT ${limit} OFFSET ${offset}`;
-  const { rows } = await pool.query(sql, params);
+  const { rows } = await dbQuery(sql, params);
   let total = rows.length ? Number(rows[0].__total) : 0;
   if (!rows.length && offset > 0) {
-    total = Number((await pool.query(`SELECT COUNT(*) AS n FROM ${from} ${where}`, params)).rows[0].n);
+    total = Number((await dbQuery(`SELECT COUNT(*) AS n FROM ${from} ${where}`, params)).rows[0].n);
   }
   const data = rows.map((row) => {
     const record = {};
@@ -129,7 +139,7 @@ async function list(name, query) {
   for (const { join, relation } of toMany) {
     const target = ENTITIES[relation.entity];
     const ids = data.map((record) => record.id);
-    const children = await pool.query(
+    const children = await dbQuery(
       `SELECT ${target.columns.map((c) => q(c)).join(', ')} FROM ${q(target.table)} WHERE ${q(relation.foreignKey)} = ANY($1) ORDER BY id`,
       [ids],
     );
@@ -141,7 +151,7 @@ async function list(name, query) {
 
 async function one(name, id) {
   const entity = ENTITIES[name];
-  const { rows } = await pool.query(`SELECT ${entity.columns.map(q).join(', ')} FROM ${q(entity.table)} WHERE id = $1`, [id]);
+  const { rows } = await dbQuery(`SELECT ${entity.columns.map(q).join(', ')} FROM ${q(entity.table)} WHERE id = $1`, [id]);
   if (!rows.length) throw new HttpError(404, `${name} ${id} not found`);
   return rows[0];
 }
@@ -171,7 +181,7 @@ async function insertTasks(items) {
       return `$${params.length}`;
     }).join(', ')})`,
   );
-  const { rows: created } = await pool.query(
+  const { rows: created } = await dbQuery(
     `INSERT INTO tasks (${WRITABLE.map(q).join(', ')}) VALUES ${tuples.join(', ')} ${RETURNING}`,
     params,
   );
@@ -183,7 +193,7 @@ async function updateTask(id, body) {
   const keys = Object.keys(values);
   const params = [id, ...keys.map((k) => values[k])];
   const set = [...keys.map((k, i) => `${q(k)} = $${i + 2}`), 'updated_at = CURRENT_TIMESTAMP'];
-  const { rows } = await pool.query(`UPDATE tasks SET ${set.join(', ')} WHERE id = $1 ${RETURNING}`, params);
+  const { rows } = await dbQuery(`UPDATE tasks SET ${set.join(', ')} WHERE id = $1 ${RETURNING}`, params);
   if (!rows.length) throw new HttpError(404, `tasks ${id} not found`);
   return rows[0];
 }
