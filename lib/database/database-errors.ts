@@ -63,6 +63,9 @@ const DATA_ERRORS: Record<string, string> = {
   '22007': 'Invalid date/time value',
   '22008': 'Date/time value out of range',
   '22001': 'Value too long',
+  // A NUL character (U+0000), which PostgreSQL refuses in text and jsonb.
+  '22021': 'Invalid character in a text value (NUL characters are not allowed)',
+  '22P05': 'Invalid character in a JSON value (NUL characters are not allowed)',
 };
 
 /**

@@ -64,7 +64,9 @@ export function coerceValue(column: ColumnModel, raw: string | number | boolean,
       return set.has(options.caseInsensitive ? raw.toLowerCase() : raw) ? ok(raw) : fail(expected);
     }
     case 'text':
-      return typeof raw === 'string' ? ok(raw) : fail('a string');
+      if (typeof raw !== 'string') return fail('a string');
+      // PostgreSQL text cannot hold U+0000: refuse it here rather than let the database error.
+      return raw.includes('\u0000') ? fail('text without NUL characters') : ok(raw);
     case 'json':
       return fail('no value (json fields take only $isnull and $notnull)');
   }

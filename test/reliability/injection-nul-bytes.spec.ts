@@ -1,17 +1,7 @@
 /**
- * PENDING FIX (not run by `npm test`: jest's testMatch is `**\/*.spec.ts`). Fails on the current lib.
- * Run: node --experimental-vm-modules node_modules/jest/bin/jest.js --testMatch '**\/*.pending-fix.ts' test/reliability
- *
- * Bug: a NUL character (U+0000, `%00` in a URL, `\u0000` in JSON) in a text value reaches
- * PostgreSQL, which refuses it in text ("invalid byte sequence for encoding \"UTF8\": 0x00",
- * SQLSTATE 22021) and in jsonb ("unsupported Unicode escape sequence", 22P05); the error filter
- * does not classify those codes, so the answer is 500 "Internal server error".
- * Seen for: `filter=title||$eq||a%00b`, `s={"title":"\u0000"}`, `POST /ledgers {"ref":"a\u0000b"}`.
- * Fix, either or both:
- * - lib/database/database-errors.ts, classifyDatabaseError: add '22021' (and '22P05', '22P02'
- *   is there already) to DATA_ERRORS so they answer 400 "Invalid input value";
- * - better, refuse U+0000 before SQL: lib/query/coerce-value.ts (text, enum patterns) and the
- *   body validation (IsString on text fields; a json value containing "\u0000").
+ * A NUL character (U+0000, `%00` in a URL, `\u0000` in JSON) in a text value answers 400, never 500:
+ * query values are refused by lib/query/coerce-value.ts, bodies by the database error mapping
+ * (22021/22P05). Seen failing with 500 before both.
  */
 import { DATABASE_KINDS } from '../support/databases';
 import { startSeededApp, type SeededApp } from './support/app-under-test';
