@@ -36,7 +36,7 @@ class SvcOptionsModule {}
 export class SvcModule extends ConfigurableModuleClass {
   static override forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
     const model: ServiceModel = typeof options.schema === 'string' ? loadSvcrcOrThrow(options.schema) : options.schema;
-    return SvcModule.assemble(super.forRoot(options), model.auth?.userEntity != null);
+    return SvcModule.assemble(super.forRoot(options), model.auth?.userEntity != null, model.api.rateLimit != null);
   }
 
   /**
@@ -46,10 +46,11 @@ export class SvcModule extends ConfigurableModuleClass {
    */
   static override forRootAsync(options: typeof ASYNC_OPTIONS_TYPE & { authRoutes?: boolean }): DynamicModule {
     const { authRoutes, ...rest } = options;
-    return SvcModule.assemble(super.forRootAsync(rest), authRoutes === true);
+    // The model is unknown here: keep the rate-limit interceptor, which lets requests through when `api.rateLimit` is unset.
+    return SvcModule.assemble(super.forRootAsync(rest), authRoutes === true, true);
   }
 
-  private static assemble(base: DynamicModule, authRoutes: boolean): DynamicModule {
+  private static assemble(base: DynamicModule, authRoutes: boolean, rateLimit: boolean): DynamicModule {
     const optionsModule: DynamicModule = {
       module: SvcOptionsModule,
       imports: base.imports ?? [],
@@ -68,7 +69,7 @@ export class SvcModule extends ConfigurableModuleClass {
           dataSourceFactory: svcDataSourceFactory,
         }),
         HealthModule,
-        SvcOperationsModule.forRoot(optionsModule),
+        SvcOperationsModule.forRoot(optionsModule, { rateLimit }),
       ],
       controllers: authRoutes ? [SvcAuthController] : [],
       providers: [...runtimeProviders, ...authProviders],

@@ -12,15 +12,18 @@ import { SvcShutdownState } from './shutdown-drain';
  */
 @Module({})
 export class SvcOperationsModule {
-  /** `optionsModule` exports `SVC_MODEL`. */
-  static forRoot(optionsModule: DynamicModule): DynamicModule {
+  /**
+   * `optionsModule` exports `SVC_MODEL`. Without `rateLimit` the interceptor is not registered at all:
+   * any global interceptor puts every request through Nest's RxJS pipeline (about 5% of a get-by-id).
+   */
+  static forRoot(optionsModule: DynamicModule, { rateLimit = true }: { rateLimit?: boolean } = {}): DynamicModule {
     return {
       module: SvcOperationsModule,
       imports: [optionsModule, EventEmitterModule.forRoot({ wildcard: true })],
       providers: [
         SvcShutdownState,
         { provide: SVC_RATE_LIMIT_STORAGE, useClass: ThrottlerStorageService },
-        { provide: APP_INTERCEPTOR, useClass: SvcRateLimitInterceptor },
+        ...(rateLimit ? [{ provide: APP_INTERCEPTOR, useClass: SvcRateLimitInterceptor }] : []),
       ],
       exports: [SvcShutdownState, SVC_RATE_LIMIT_STORAGE],
     };
