@@ -1,5 +1,8 @@
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { configureSvcApp } from '@svc/nest';
 import { Client } from 'pg';
-import { reliabilityAppModule } from '../../apps/reliability/src/app.module';
+import { type ReliabilityAppOptions, reliabilityAppModule } from '../../apps/reliability/src/app.module';
 import { type RunningApp, startApp } from '../../support/start-app';
 import { planDataset, seedThroughHttp, type Store } from './dataset';
 import { agentFor, type Agent } from './http-agent';
@@ -40,4 +43,19 @@ export async function withClient<T>(url: string, work: (client: Client) => Promi
   } finally {
     await client.end();
   }
+}
+
+export interface InProcessApp {
+  readonly app: INestApplication;
+  readonly http: Agent;
+  close(): Promise<void>;
+}
+
+/** The reliability app, in process, on the database `env` describes (not created or dropped here). */
+export async function startInProcess(env: Record<string, string>, options: ReliabilityAppOptions = {}): Promise<InProcessApp> {
+  const moduleRef = await Test.createTestingModule({ imports: [reliabilityAppModule(env, options)] }).compile();
+  const app = moduleRef.createNestApplication({ logger: ['error'] });
+  configureSvcApp(app, { docs: false });
+  await app.init();
+  return { app, http: agentFor(app.getHttpServer()), close: () => app.close() };
 }
