@@ -26,6 +26,7 @@ describe.each(DATABASE_KINDS)('injection (%s)', (kind) => {
   let app: SeededApp;
   let oracle: Oracle;
   let tried = 0;
+  let serverErrors = 0;
   let failures: string[] = [];
   let allFailures = 0;
   beforeEach(() => {
@@ -46,6 +47,7 @@ describe.each(DATABASE_KINDS)('injection (%s)', (kind) => {
     const req = app.http()[method](url).timeout({ response: 10_000, deadline: 15_000 });
     const res = body === undefined ? await req : await req.send(body as object);
     const ms = Date.now() - started;
+    if (res.status >= 500) serverErrors++;
     if (!allowed.includes(res.status))
       failures.push(`${label}: ${method.toUpperCase()} ${url} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
     else if (res.status >= 400 && !isEnvelope(res.body, res.status)) failures.push(`${label}: ${res.status} without the envelope`);
@@ -80,7 +82,8 @@ describe.each(DATABASE_KINDS)('injection (%s)', (kind) => {
       database: kind,
       payloads: PAYLOADS.length,
       injections: tried,
-      failures: failures.length,
+      serverErrors,
+      failures: allFailures + failures.length,
     });
     await app?.running.close();
   });
