@@ -34,6 +34,8 @@ describe.each(['pglite', 'postgres'] as const)('svc migrate on %s', (kind) => {
   let database: TestDatabase | undefined;
   let env: NodeJS.ProcessEnv;
   const migrate = (...args: string[]): Run => svc(project, ['migrate', ...args], env);
+  // Every step on PGlite; on PostgreSQL the steps whose outcome does not depend on the database are left out, for time.
+  const thorough = kind === 'pglite';
 
   beforeAll(async () => {
     assertBuilt();
@@ -91,9 +93,11 @@ describe.each(['pglite', 'postgres'] as const)('svc migrate on %s', (kind) => {
     const status = migrate('status', '--check');
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/ {2}applied {2}Init\d{13}\n1 migration applied, 0 pending\n✔ The database matches the entities\n/);
-    const nothing = migrate('generate', 'Again');
-    expect(nothing.stdout).toContain('✔ Nothing to migrate: the database already matches the entities');
-    expect(migrations(project)).toHaveLength(1);
+    if (thorough) {
+      const nothing = migrate('generate', 'Again');
+      expect(nothing.stdout).toContain('✔ Nothing to migrate: the database already matches the entities');
+      expect(migrations(project)).toHaveLength(1);
+    }
   });
 
   it('follows a .svcrc change: stale-build warning, generate, pending, run, revert', () => {
@@ -101,7 +105,7 @@ describe.each(['pglite', 'postgres'] as const)('svc migrate on %s', (kind) => {
     svcrc.entities[0].fields.push({ name: 'color', type: 'text', nullable: true });
     writeJson(join(project, '.svcrc'), svcrc);
     expect(svc(project, ['generate']).code).toBe(0);
-    expect(migrate('status').stderr).toContain('⚠ src/ changed after the last build: run npm run build');
+    if (thorough) expect(migrate('status').stderr).toContain('⚠ src/ changed after the last build: run npm run build');
     build(project);
 
     const generated = migrate('generate', 'add-color');
@@ -116,15 +120,19 @@ describe.each(['pglite', 'postgres'] as const)('svc migrate on %s', (kind) => {
     const pending = migrate('status', '--check');
     expect(pending.code).toBe(1);
     expect(pending.stdout).toMatch(/ {2}pending {2}AddColor\d{13}\n/);
-    const refused = migrate('generate', 'Other');
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/✖ 1 migration is pending \(AddColor\d{13}\): run svc migrate first/);
+    if (thorough) {
+      const refused = migrate('generate', 'Other');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/✖ 1 migration is pending \(AddColor\d{13}\): run svc migrate first/);
+    }
 
     expect(migrate('run').stdout).toMatch(/✔ Applied AddColor\d{13}/);
-    const reverted = migrate('revert');
-    expect(reverted.code).toBe(0);
-    expect(reverted.stdout).toMatch(/✔ Reverted AddColor\d{13}/);
-    expect(migrate().stdout).toMatch(/✔ Applied AddColor\d{13}/);
+    if (thorough) {
+      const reverted = migrate('revert');
+      expect(reverted.code).toBe(0);
+      expect(reverted.stdout).toMatch(/✔ Reverted AddColor\d{13}/);
+      expect(migrate().stdout).toMatch(/✔ Applied AddColor\d{13}/);
+    }
     expect(migrate('status', '--check').code).toBe(0);
   });
 
