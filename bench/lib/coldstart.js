@@ -1,6 +1,7 @@
 // Cold start of sample/01-lending-library (generated code, SvcModule, configureSvcApp): process spawn to the
-// first 200 from /health. PGlite in memory (schema synchronized at start); PostgreSQL on a fresh database,
-// first start (synchronize creates the schema) and restart (schema present, DATABASE_SYNC=false).
+// first 200 from /health. PGlite in memory (schema synchronized at start, NODE_ENV=development); PostgreSQL
+// on a fresh database: first start (synchronize creates the schema, NODE_ENV=development) and restart
+// (schema present, DATABASE_SYNC=false, NODE_ENV=production).
 'use strict';
 const path = require('node:path');
 const { BUILD } = require('./build');
@@ -36,9 +37,11 @@ async function measureColdStart({ runs = 3, log = console.log } = {}) {
     result[name] = { runs: samples.map((s) => Math.round(s.ms)), medianMs: Math.round(median(samples.map((s) => s.ms))), rssMb: Math.round(median(samples.map((s) => s.rssMb))) };
     log(`cold start ${name}: median ${result[name].medianMs} ms (${result[name].runs.join(', ')})`);
   };
-  await series('pglite', null, { DATABASE_TYPE: 'pglite', PGLITE_DATA_DIR: 'memory' });
+  // NODE_ENV=development: with production, SvcModule refuses PGlite (by design).
+  await series('pglite', null, { NODE_ENV: 'development', DATABASE_TYPE: 'pglite', PGLITE_DATA_DIR: 'memory' });
   const url = databaseUrl(COLD_DB);
-  await series('postgresFirstStart', () => recreateDatabase(COLD_DB), { DATABASE_TYPE: 'postgres', DATABASE_URL: url, DATABASE_SYNC: 'true' });
+  // First start creates the schema with DATABASE_SYNC=true, which NODE_ENV=production refuses; the restart is a production start.
+  await series('postgresFirstStart', () => recreateDatabase(COLD_DB), { NODE_ENV: 'development', DATABASE_TYPE: 'postgres', DATABASE_URL: url, DATABASE_SYNC: 'true' });
   await series('postgresRestart', null, { DATABASE_TYPE: 'postgres', DATABASE_URL: url, DATABASE_SYNC: 'false' });
   await dropDatabase(COLD_DB);
   return result;

@@ -34,23 +34,28 @@ const started = performance.now();
 const { runResourceSchematic } = require(process.argv[1]);
 const loaded = performance.now();
 (async () => {
+  const cpu = (since) => { const u = process.cpuUsage(since); return (u.user + u.system) / 1000; };
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const first = await runResourceSchematic({ cwd: process.argv[2] });
   const t1 = performance.now();
+  const generateCpuMs = cpu(c0);
+  const c1 = process.cpuUsage();
   const again = await runResourceSchematic({ cwd: process.argv[2] });
   const t2 = performance.now();
+  const regenerateCpuMs = cpu(c1);
   if (!first.ok || !again.ok) throw new Error(first.error || again.error);
-  console.log(JSON.stringify({ loadMs: loaded - started, generateMs: t1 - t0, files: first.changes.length, regenerateMs: t2 - t1, regenerateChanges: again.changes.length }));
+  console.log(JSON.stringify({ loadMs: loaded - started, generateMs: t1 - t0, generateCpuMs, files: first.changes.length, regenerateMs: t2 - t1, regenerateCpuMs, regenerateChanges: again.changes.length }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
-function measureGeneration(entityCount = 200) {
+function measureGeneration(entityCount = 200, nodeArgs = []) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-gen-'));
   try {
     fs.writeFileSync(path.join(dir, '.svcrc'), JSON.stringify(largeSvcrc(entityCount), null, 2));
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'gen-bench', private: true }));
     const started = performance.now();
-    const child = spawnSync(process.execPath, ['-e', CHILD, path.join(PKG, 'dist', 'schematics', 'run-schematic.js'), dir], { encoding: 'utf8' });
+    const child = spawnSync(process.execPath, [...nodeArgs, '-e', CHILD, path.join(PKG, 'dist', 'schematics', 'run-schematic.js'), dir], { encoding: 'utf8' });
     const wallMs = performance.now() - started;
     if (child.status !== 0) throw new Error(`generation failed:\n${child.stderr}`);
     return { entities: entityCount, wallMs, ...JSON.parse(child.stdout.trim().split('\n').pop()) };
