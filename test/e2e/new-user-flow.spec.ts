@@ -4,8 +4,8 @@
  * 1. `svc init` a project (real `npm install` from the registry), write a `.svcrc`, validate,
  *    generate, build, run, use the API; change `.svcrc` (a new field, a removed entity),
  *    regenerate, rebuild, and see the API follow while `src/extensions/` stays untouched.
- * 2. Add `@svc/nest` to a stock `nest new`-shaped application with the `nest-add` schematic
- *    (`nest add` cannot install from a tarball), build it with `nest build` and run it.
+ * 2. Add `@svc/nest` to a stock `nest new`-shaped application: `npm i <tarball>`, then
+ *    `nest add @svc/nest --skip-install` (nest add cannot install a tarball itself), build it with `nest build` and run it.
  *
  * Needs the registry (or a warm npm cache: installs use --prefer-offline) and `npm run build`.
  */
@@ -356,9 +356,9 @@ describe('an existing Nest application', () => {
 
     // `npm i <tarball>` right after `nest new`: one npm run installs the app's dependencies and @svc/nest.
     run('npm', ['install', tarball], project, INSTALL_TIMEOUT_MS);
-    // What `nest add @svc/nest` runs after its install step. (`nest g -c @svc/nest nest-add` adds nest g's own
-    // options, which nest-add's schema rejects; the schematics CLI comes with @nestjs/cli.)
-    const added = run(join(project, 'node_modules', '.bin', 'schematics'), ['@svc/nest:nest-add'], project, INSTALL_TIMEOUT_MS);
+    // `nest add` would install `@svc/nest@latest` from the registry; the package is already installed from
+    // the tarball, so --skip-install makes it run only the nest-add schematic, as it does after its install.
+    const added = run(join(project, 'node_modules', '.bin', 'nest'), ['add', '@svc/nest', '--skip-install'], project, INSTALL_TIMEOUT_MS);
     expect(added.stdout + added.stderr).toContain('src/autogen/notes/note.entity.ts');
     expect(readFileSync(join(project, 'src', 'main.ts'), 'utf8')).toContain('configureSvcApp(app);');
     expect(readFileSync(join(project, 'src', 'app.module.ts'), 'utf8')).toContain('SvcModule.forRoot({ schema: svcModel }), AutogenModule');
