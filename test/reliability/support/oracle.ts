@@ -133,14 +133,19 @@ export function compareDecimal(a: string, b: string): number {
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):?(\d{2}))?)?$/i;
 
-/** ISO-8601 (README "Values by field type") to epoch milliseconds; no offset means UTC. */
+/**
+ * ISO-8601 (README "Values by field type") to epoch MICROseconds, PostgreSQL's precision: the
+ * fraction is kept to the microsecond (rounded half up beyond), not cut to milliseconds.
+ * No offset means UTC. Microseconds since 1970 stay below 2^53, so numbers are exact.
+ */
 export function parseInstant(text: string): number {
   const m = ISO.exec(text);
   if (!m) throw new Error(`oracle: not a timestamp: ${text}`);
-  const ms = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
-  const utc = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0), ms);
+  const digits = (m[7] ?? '').padEnd(7, '0');
+  const micros = Number(digits.slice(0, 6)) + (Number(digits[6]) >= 5 ? 1 : 0);
+  const utc = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0));
   const offset = m[9] ? (m[9] === '-' ? -1 : 1) * (+m[10]! * 60 + +m[11]!) * 60_000 : 0;
-  return utc - offset;
+  return (utc - offset) * 1000 + micros;
 }
 
 /** A client value (filter text or `s` JSON) read as the field's type. */
@@ -162,7 +167,7 @@ function typed(field: FieldSpec, value: unknown): Typed {
 /** A stored value (as the API returns it) read as the field's type. */
 function stored(field: FieldSpec, value: unknown): Typed | null {
   if (value === null || value === undefined) return null;
-  return field.type === 'timestamptz' ? Date.parse(String(value)) : (value as Typed);
+  return field.type === 'timestamptz' ? Date.parse(String(value)) * 1000 : (value as Typed);
 }
 
 export function compareTyped(field: FieldSpec, a: Typed, b: Typed): number {

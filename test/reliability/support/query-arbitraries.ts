@@ -177,7 +177,22 @@ export class QueryArbitraries {
       case 'decimal': {
         const texts = fc.oneof(
           fc.constantFrom(...(this.pool(ref.entity, spec.name) as string[])),
-          fc.constantFrom('0', '1.5', '1.50', '-0.001', '12.345', '100000000', '0.005', '-3.2', '99999999.99', '7'),
+          fc.constantFrom(
+            '0',
+            '1.5',
+            '1.50',
+            '-0.001',
+            '12.345',
+            '100000000',
+            '0.005',
+            '-3.2',
+            '99999999.99',
+            '7',
+            '-0.0',
+            '00012.34',
+            '1.500000000000000000000001',
+            '99999999999999999999.5',
+          ),
           fc.tuple(fc.integer({ min: -20, max: 200 }), fc.integer({ min: 0, max: 999 })).map(([w, f]) => `${w}.${f}`),
         );
         if (!json) return texts;
@@ -335,7 +350,11 @@ export class QueryArbitraries {
           { freq: 2 },
         ),
         offset: fc.option(
-          fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 12 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 70 }) }),
+          fc.oneof(
+            { weight: 8, arbitrary: fc.integer({ min: 0, max: 12 }) },
+            { weight: 2, arbitrary: fc.integer({ min: 0, max: 70 }) },
+            { weight: 1, arbitrary: fc.constant(999_999_999_999_999) },
+          ),
           { freq: 3 },
         ),
       });
