@@ -8,6 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type * as TypeOrm from 'typeorm';
 import type { DataSource } from 'typeorm';
 import { readDatabaseConfig, type DatabaseConfig } from '../../lib/database/database-config';
+import type * as AuthEntities from '../../lib/auth/auth.entities';
 import type * as TypeOrmOptions from '../../lib/database/typeorm-options';
 import { loadSvcrc } from '../../lib/schema/load-svcrc';
 import type { ServiceModel } from '../../lib/schema/model';
@@ -130,6 +131,9 @@ export async function openProjectDatabase(root: string, env: NodeJS.ProcessEnv):
   }
   if (entities.size === 0)
     throw new ProjectError(`no @Entity() classes found in the ${entityFiles.length} compiled entity files of ${shownOut}/`);
+  // The runtime's own tables (API keys, refresh-token state) belong to the schema when `auth` is set.
+  const { authEntities } = require('../../lib/auth/auth.entities') as typeof AuthEntities;
+  for (const entity of authEntities(model.auth)) entities.add(entity);
 
   const migrationsDir = compiledMigrationsDir(outDir, model.rootFolder);
   const migrationFiles = existsSync(migrationsDir)
