@@ -20,6 +20,8 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 // Every part is fixed-width or a bounded count, so matching is linear.
 const TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|([+-])(\d{2}):?(\d{2}))?)?$/;
+/** PostgreSQL keeps microseconds: a finer fraction could not be compared exactly, so it is refused. */
+const MAX_FRACTION_DIGITS = 6;
 
 const ok = (value: TypedScalar): Coerced => ({ ok: true, value });
 const fail = (expected: string): Coerced => ({ ok: false, expected });
@@ -48,10 +50,12 @@ export function coerceValue(column: ColumnModel, raw: string | number | boolean,
       if (raw === 'false') return ok(false);
       return fail('true or false');
     case 'timestamptz': {
-      const date = typeof raw === 'string' ? parseTimestamp(raw) : null;
-      if (date) return ok(date);
+      const instant = typeof raw === 'string' ? parseTimestamp(raw) : null;
+      if (instant !== null) return ok(instant);
       const plusHint = typeof raw === 'string' && raw.includes(' ') ? ' (send "+" in a URL as %2B)' : '';
-      return fail(`an ISO-8601 timestamp like 2024-05-01T12:00:00Z${plusHint}`);
+      const fraction = typeof raw === 'string' ? (TIMESTAMP.exec(raw)?.[7] ?? '') : '';
+      const fractionHint = fraction.length > MAX_FRACTION_DIGITS ? ` with at most ${MAX_FRACTION_DIGITS} fraction digits` : '';
+      return fail(`an ISO-8601 timestamp like 2024-05-01T12:00:00Z${fractionHint}${plusHint}`);
     }
     case 'uuid':
       return typeof raw === 'string' && UUID.test(raw) ? ok(raw.toLowerCase()) : fail('a UUID');
@@ -88,17 +92,26 @@ function enumSets(column: ColumnModel): { exact: ReadonlySet<string>; lower: Rea
  * ISO-8601 date (`2024-05-01`) or date-time with optional seconds, fraction and offset.
  * Without an offset the time is UTC, so the result never depends on the server's zone.
  * Impossible dates (`2024-02-30`) are rejected rather than rolled over as `Date` would.
+ *
+ * The instant is kept exactly, never rounded: a `Date` when milliseconds hold it, else (up to
+ * microseconds, PostgreSQL's precision) the UTC text `YYYY-MM-DDTHH:MM:SS.ffffffZ`, which
+ * PostgreSQL reads as a timestamptz when it is bound against a timestamptz column. More than
+ * six fraction digits is refused (null).
  */
-export function parseTimestamp(text: string): Date | null {
+export function parseTimestamp(text: string): Date | string | null {
   const m = TIMESTAMP.exec(text);
   if (!m) return null;
+  const fraction = m[7] ?? '';
+  if (fraction.length > MAX_FRACTION_DIGITS) return null;
   const year = Number(m[1]);
   const month = Number(m[2]);
   const day = Number(m[3]);
   const hour = Number(m[4] ?? 0);
   const minute = Number(m[5] ?? 0);
   const second = Number(m[6] ?? 0);
-  const millis = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
+  const digits = fraction.padEnd(MAX_FRACTION_DIGITS, '0');
+  const millis = Number(digits.slice(0, 3));
+  const micros = Number(digits.slice(3));
   const offsetHours = Number(m[10] ?? 0);
   const offsetMinutes = Number(m[11] ?? 0);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
@@ -107,7 +120,19 @@ export function parseTimestamp(text: string): Date | null {
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second, millis);
   const offset = (offsetHours * 60 + offsetMinutes) * 60_000 * (m[9] === '-' ? -1 : 1);
-  return new Date(date.getTime() - offset);
+  const instant = new Date(date.getTime() - offset);
+  return micros === 0 ? instant : microsecondText(instant, micros);
+}
+
+/** `instant` plus `micros` (0-999) microseconds as PostgreSQL timestamptz text in UTC (years before 1 as BC). */
+function microsecondText(instant: Date, micros: number): string {
+  const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+  const year = instant.getUTCFullYear();
+  const shownYear = year > 0 ? year : 1 - year;
+  const time = `${pad(instant.getUTCHours())}:${pad(instant.getUTCMinutes())}:${pad(instant.getUTCSeconds())}`;
+  const fraction = `${pad(instant.getUTCMilliseconds(), 3)}${pad(micros, 3)}`;
+  const text = `${pad(shownYear, 4)}-${pad(instant.getUTCMonth() + 1)}-${pad(instant.getUTCDate())}T${time}.${fraction}Z`;
+  return year > 0 ? text : `${text} BC`;
 }
 
 function daysInMonth(year: number, month: number): number {

@@ -90,7 +90,10 @@ export interface ParsedQuery {
   readonly includeDeleted: boolean;
 }
 
-/** A typed scalar after validation: numbers for integer, strings for decimal/text/enum/uuid, Date for timestamptz. */
+/**
+ * A typed scalar after validation: numbers for integer, strings for decimal/text/enum/uuid; for
+ * timestamptz a Date, or UTC ISO text when the instant has microseconds a Date cannot hold.
+ */
 export type TypedScalar = string | number | boolean | Date;
 
 export type TypedValue =

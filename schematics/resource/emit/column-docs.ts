@@ -11,6 +11,12 @@ import { decimalExample, enumConstName, enumTypeName, UNCONSTRAINED_NUMERIC } fr
 export type Entry = readonly [string, Doc];
 
 export const JSON_DESCRIPTION = 'Any JSON value';
+/**
+ * Fraction digits of every generated `timestamptz` column (`timestamptz(3)`): answers show
+ * milliseconds (JSON dates), so the database keeps no more than that and what is stored is what
+ * a client reads back and can filter on.
+ */
+export const TIMESTAMP_PRECISION = 3;
 /** Shortest password a request body may carry. */
 export const PASSWORD_MIN_LENGTH = 8;
 
@@ -120,7 +126,8 @@ export function columnOptions(entity: EntityModel, column: ColumnModel): Doc {
   const field = column.field;
   const entries: Entry[] = [['type', str(COLUMN_TYPES[column.type])]];
   if (column.type === 'enum' && field !== undefined) entries.push(['enum', enumConstName(entity, field)]);
-  if (field?.precision !== undefined) entries.push(['precision', String(field.precision)]);
+  if (column.type === 'timestamptz') entries.push(['precision', String(TIMESTAMP_PRECISION)]);
+  else if (field?.precision !== undefined) entries.push(['precision', String(field.precision)]);
   if (field?.scale !== undefined) entries.push(['scale', String(field.scale)]);
   if (column.unique && column.kind !== 'primary') entries.push(['unique', 'true']);
   if (column.nullable) entries.push(['nullable', 'true']);

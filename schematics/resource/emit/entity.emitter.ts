@@ -2,7 +2,7 @@
 import type { ColumnModel, EntityModel, RelationModel } from '../../../lib/schema/model';
 import { type Doc, hardline, indent, join, print } from '../../utils/doc';
 import { arrayDoc, arrow, call, importDecl, objectDoc, sortNames, str, typeAlias } from '../../utils/ts-docs';
-import { columnOptions, entityApiProperty, entityPropertyType } from './column-docs';
+import { columnOptions, entityApiProperty, entityPropertyType, TIMESTAMP_PRECISION } from './column-docs';
 import { type EntityEmitContext, entityFileStem, enumConstName, enumFields, enumTypeName, findEntity } from './emit-context';
 
 const TIMESTAMP_DECORATORS: Partial<Record<ColumnModel['kind'], string>> = {
@@ -23,7 +23,11 @@ function columnMember(entity: EntityModel, column: ColumnModel, typeorm: Set<str
   if (timestamp !== undefined) {
     typeorm.add(timestamp);
     swagger.add('ApiProperty');
-    const options = objectDoc([['type', str('timestamptz')], ...(column.nullable ? [['nullable', 'true'] as const] : [])]);
+    const options = objectDoc([
+      ['type', str('timestamptz')],
+      ['precision', String(TIMESTAMP_PRECISION)],
+      ...(column.nullable ? [['nullable', 'true'] as const] : []),
+    ]);
     return [entityApiProperty(entity, column), hardline, call(`@${timestamp}`, [options]), hardline, property];
   }
   typeorm.add('Column');

@@ -44,7 +44,7 @@ export class Project {
   public!: boolean;
 
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
-  @Column({ type: 'timestamptz', nullable: true })
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
   startsAt!: Date | null;
 
   @ApiProperty({ nullable: true, description: 'Any JSON value' })
@@ -60,15 +60,15 @@ export class Project {
   ownerId!: number | null;
 
   @ApiProperty({ type: 'string', format: 'date-time' })
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   created_at!: Date;
 
   @ApiProperty({ type: 'string', format: 'date-time' })
-  @UpdateDateColumn({ type: 'timestamptz' })
+  @UpdateDateColumn({ type: 'timestamptz', precision: 3 })
   updated_at!: Date;
 
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
-  @DeleteDateColumn({ type: 'timestamptz', nullable: true })
+  @DeleteDateColumn({ type: 'timestamptz', precision: 3, nullable: true })
   deleted_at!: Date | null;
 
   @ManyToOne(() => Owner, (owner) => owner.projects, { nullable: true, onDelete: 'SET NULL' })

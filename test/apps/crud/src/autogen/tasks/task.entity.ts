@@ -29,7 +29,7 @@ export class Task {
   state!: TaskState;
 
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
-  @Column({ type: 'timestamptz', nullable: true })
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
   dueAt!: Date | null;
 
   @ApiProperty({ type: 'integer', nullable: true })
@@ -45,7 +45,7 @@ export class Task {
   projectId!: number | null;
 
   @ApiProperty({ type: 'string', format: 'date-time' })
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   created_at!: Date;
 
   @ManyToOne(() => Project, (project) => project.tasks, { nullable: true, onDelete: 'SET NULL' })
