@@ -71,6 +71,8 @@ const CHARS = [
   '5',
 ];
 
+const WILDCARDS = ['%', '_', '\\', '0%', '0% o', 'r_s', '_s', '%_', 'k\\s', 'a_', '%o', '_c', 'O_', '\\\\'];
+
 const randomCase = (text: string) =>
   fc
     .array(fc.boolean(), { minLength: text.length, maxLength: text.length })
@@ -123,7 +125,16 @@ export class QueryArbitraries {
           ),
       },
       { weight: 2, arbitrary: fc.array(fc.constantFrom(...CHARS), { maxLength: 6 }).map((cs) => cs.join('')) },
+      // LIKE's own characters, alone or around letters: a pattern must match them literally.
+      { weight: 2, arbitrary: fc.constantFrom(...WILDCARDS) },
       { weight: caseVariants ? 2 : 0, arbitrary: fc.constantFrom(...base.filter(caseSafe)).chain(randomCase) },
+      {
+        weight: caseVariants ? 3 : 0,
+        arbitrary: fc
+          .constantFrom(...base.filter(caseSafe))
+          .chain((t) => fc.tuple(fc.nat(t.length), fc.nat(t.length)).map(([a, b]) => [...t].slice(Math.min(a, b), Math.max(a, b)).join('')))
+          .chain(randomCase),
+      },
     );
     return commaFree ? arb.filter((s) => !s.includes(',') && s !== '') : arb;
   }
@@ -295,6 +306,46 @@ export class QueryArbitraries {
   }
 
   // ------------------------------------------------------------ the query
+
+  /**
+   * Every operator on every field of the root, of a to-one join (`team`) and of a to-many join
+   * (`parts`), one condition per query, in turn as `filter`, as `s` and as `s` under `$not`:
+   * simple queries whose answer hangs on that one operator.
+   */
+  sweep(seed: number, valuesPerPair: number): Query[] {
+    const queries: Query[] = [];
+    const joins: JoinSpec[] = [
+      { path: 'team', fields: null },
+      { path: 'parts', fields: null },
+    ];
+    let n = 0;
+    for (const ref of this.fieldRefs(joins)) {
+      const needs = ref.path.includes('.') ? joins.filter((j) => ref.path.startsWith(`${j.path}.`)) : [];
+      for (const op of this.operators(ref.spec)) {
+        const texts = fc.sample(this.argument(ref, op, false), { numRuns: valuesPerPair, seed: seed + n });
+        const jsons = fc.sample(this.argument(ref, op, true), { numRuns: valuesPerPair, seed: seed + n + 7 });
+        for (let i = 0; i < valuesPerPair; i++, n++) {
+          const base: Query = {
+            filters: [],
+            ors: [],
+            s: null,
+            sorts: [],
+            joins: needs,
+            fields: ['id'],
+            limit: 50,
+            page: null,
+            offset: null,
+          };
+          const form = valuesPerPair === 1 ? n % 3 : i % 3;
+          const raw = texts[i] as string | undefined;
+          if (form === 0) queries.push({ ...base, filters: [raw === undefined ? { field: ref.path, op } : { field: ref.path, op, raw }] });
+          else if (form === 1) queries.push({ ...base, s: { [ref.path]: { [op]: jsons[i] } } });
+          else queries.push({ ...base, s: { $not: { [ref.path]: { [op]: jsons[i] } } } });
+        }
+      }
+    }
+    return queries;
+  }
 
   /** Every field a query with these joins may filter on (root, then each joined path). */
   fieldRefs(joins: readonly JoinSpec[]): FieldRef[] {
