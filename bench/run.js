@@ -5,7 +5,7 @@
 //   --quick                 2 s timed windows, 1 s warm-up (smoke run)
 //   --scenarios=a,b         only these scenarios          --servers=ours,reference   only these servers
 //   --patch=file.patch      build ours from lib/ with this patch applied (repeatable)
-//   --floor-total=subquery  floor computes totals as ours does with count-subquery.patch (default: window)
+//   --floor-total=window    floor computes totals with COUNT(*) OVER(), as lib/ did before 7ee4d9a (default: subquery)
 //   --profile               CPU-profile ours per scenario instead of comparing; writes <out>-profile.md
 //   --skip-extras           no generator timing, no cold start              --out=name   results file name
 'use strict';
@@ -24,7 +24,7 @@ const { analyze, profileMarkdown } = require('./lib/profile');
 const { machine, versions, judge, markdown } = require('./lib/report');
 
 function parseArgs(argv) {
-  const options = { quick: false, scenarios: null, servers: null, patches: [], profile: false, skipExtras: false, out: null, floorTotal: 'window' };
+  const options = { quick: false, scenarios: null, servers: null, patches: [], profile: false, skipExtras: false, out: null, floorTotal: 'subquery' };
   for (const arg of argv) {
     const [key, value] = arg.replace(/^--/, '').split('=');
     if (key === 'quick') options.quick = true;
@@ -46,8 +46,8 @@ const log = (message) => console.log(`[bench] ${message}`);
 
 /**
  * Scenario by scenario, every server in turn, all three processes up (only one under load at a time):
- * a warm-up each, then two rounds in mirrored order (A B C, C B A) so drift in the shared machine's
- * background load cancels out of the ratios instead of favouring whoever runs first.
+ * a warm-up each, then four rounds in mirrored order (A B C, C B A, A B C, C B A) so drift in the shared
+ * machine's background load cancels out of the ratios instead of favouring whoever runs first.
  */
 async function timeServers(options, scenarios, load) {
   const names = options.servers ?? Object.keys(SERVERS);
@@ -68,7 +68,8 @@ async function timeServers(options, scenarios, load) {
       loadAverages[scenario.name] = Number(os.loadavg()[0].toFixed(2));
       for (const name of order) await measure(servers[name].url, scenario, { connections: load.connections, duration: load.warmup, seed: 1 });
       const rounds = Object.fromEntries(names.map((name) => [name, []]));
-      for (const [round, sequence] of [order, [...order].reverse()].entries()) {
+      const reversed = [...order].reverse();
+      for (const [round, sequence] of [order, reversed, order, reversed].entries()) {
         for (const name of sequence) {
           const server = servers[name];
           const sample = () => {
@@ -77,7 +78,7 @@ async function timeServers(options, scenarios, load) {
           };
           const result = await measure(server.url, scenario, {
             connections: load.connections,
-            duration: load.duration / 2,
+            duration: load.duration / 4,
             seed: 2 + round,
             cpuMs: server.cpuMs,
             dbCpuMs: (before) => (before ? databaseCpuDelta(before, databaseCpu(DB_NAME)) : databaseCpu(DB_NAME)),
@@ -137,8 +138,8 @@ async function main() {
   const started = Date.now();
   const partial = options.quick || options.scenarios || options.servers || options.patches.length || options.skipExtras;
   const outName = options.out ?? (options.profile ? 'latest' : partial ? 'partial' : 'latest');
-  // duration: timed seconds per server and scenario, as two rounds of half of it.
-  const load = options.quick ? { connections: 10, duration: 2, warmup: 1 } : { connections: 10, duration: 10, warmup: 2 };
+  // duration: timed seconds per server and scenario, as four rounds of a quarter of it.
+  const load = options.quick ? { connections: 10, duration: 4, warmup: 1 } : { connections: 10, duration: 10, warmup: 2 };
   const scenarios = SCENARIOS.filter((s) => !options.scenarios || options.scenarios.includes(s.name));
 
   await build({ log: (m) => log(m), patches: options.patches });

@@ -46,6 +46,11 @@ function patchedSources(patches, log) {
     fs.cpSync(path.join(ROOT, entry), path.join(src, entry), { recursive: true });
   }
   for (const patch of patches) {
+    const reverse = spawnSync('patch', ['-p1', '--dry-run', '--batch', '-R', '-d', src, '-i', path.resolve(patch)], { encoding: 'utf8' });
+    if (reverse.status === 0) {
+      log(`package: ${path.relative(ROOT, path.resolve(patch))} is already in lib/, skipped`);
+      continue;
+    }
     const result = spawnSync('patch', ['-p1', '--forward', '--batch', '-d', src, '-i', path.resolve(patch)], { encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`${patch} does not apply to lib/:\n${result.stdout}${result.stderr}`);
     log(`package: applied ${path.relative(ROOT, path.resolve(patch))}`);

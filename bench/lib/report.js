@@ -80,7 +80,7 @@ function markdown(run) {
     `- **Machine**: ${m.cpu}, ${m.cores} cores, ${m.ramGb} GB RAM, ${m.os}. Server, load generator and PostgreSQL share it.`,
     `- **Versions**: ${Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ')}.`,
     `- **Data**: ${data.organizations} organizations, ${data.projects.toLocaleString('en-US')} projects, ${data.tasks.toLocaleString('en-US')} tasks (FK indexes; no text index), seeded in ${data.seedSeconds.toFixed(1)} s.`,
-    `- **Load**: autocannon, ${load.connections} connections; after a 1 s pass of every read scenario on every server (JIT warm-up), per scenario each server gets a ${load.warmup} s warm-up, then ${load.duration} s timed as two rounds of ${load.duration / 2} s in mirrored order (A B C, C B A), one server under load at a time; PostgreSQL pool 20 for all three. Latencies are the mean of the two rounds.`,
+    `- **Load**: autocannon, ${load.connections} connections; after a 1 s pass of every read scenario on every server (JIT warm-up), per scenario each server gets a ${load.warmup} s warm-up, then ${load.duration} s timed as four rounds of ${load.duration / 4} s in mirrored order (A B C, C B A, A B C, C B A), one server under load at a time; PostgreSQL pool 20 for all three. req/s = all requests / all timed seconds; latencies are the mean of the rounds' percentiles.`,
     `- **Machine load** (1-min load average at the start of each scenario; the bench itself accounts for about 2-3): ${Object.values(run.loadAverages).join(', ')}.`,
     `- **ours** built from ${run.ours.source}; generated from \`bench/.svcrc\` at bench time, \`LOG_LEVEL=warn\` (no per-request log line). **floor** computes totals with ${run.floorTotal === 'subquery' ? 'a scalar COUNT sub-query' : 'COUNT(*) OVER()'}, as ours does.`,
     `- **Verification**: ${run.verification.checked} answers compared with ours (reads: same data; writes: same record) — ${run.verification.mismatches.length === 0 ? 'all identical' : `**${run.verification.mismatches.length} MISMATCHES**`}.`,
@@ -101,14 +101,16 @@ function markdown(run) {
     '',
     'CPU time per request, µs (user + system, from /proc: the server process, and the PostgreSQL backends of the bench database). Unlike req/s, it does not depend on how busy the shared machine was:',
     '',
-    '| Scenario | ours server | reference server | floor server | ours − floor | ours PostgreSQL | reference PostgreSQL | floor PostgreSQL |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| Scenario | ours server | reference server | floor server | ours − floor | ours PostgreSQL | reference PostgreSQL | floor PostgreSQL | reference/ours (server + PostgreSQL) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const s of run.scenarios) {
     const c = (name) => s.results[name]?.cpuUsPerRequest ?? null;
     const d = (name) => s.results[name]?.dbCpuUsPerRequest ?? null;
     const diff = c('ours') !== null && c('floor') !== null ? c('ours') - c('floor') : null;
-    lines.push(`| ${s.name} | ${f0(c('ours'))} | ${f0(c('reference'))} | ${f0(c('floor'))} | ${f0(diff)} | ${f0(d('ours'))} | ${f0(d('reference'))} | ${f0(d('floor'))} |`);
+    const total = (name) => (c(name) !== null && d(name) !== null ? c(name) + d(name) : null);
+    const efficiency = total('ours') && total('reference') ? total('reference') / total('ours') : null;
+    lines.push(`| ${s.name} | ${f0(c('ours'))} | ${f0(c('reference'))} | ${f0(c('floor'))} | ${f0(diff)} | ${f0(d('ours'))} | ${f0(d('reference'))} | ${f0(d('floor'))} | ${f2(efficiency)}× |`);
   }
   lines.push('', '| Other measure | value | target |', '|---|---:|---:|');
   if (run.generation) {

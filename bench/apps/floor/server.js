@@ -1,8 +1,8 @@
 // The floor: node:http + pg, no framework, answering the bench's routes with the same JSON as `ours`
 // and the same SQL shapes (the total in the page's statement, one extra `= ANY($1)` statement per
 // to-many join), so ours/floor is the cost of everything that is not the database. FLOOR_TOTAL picks
-// how the total is computed, to follow ours: `window` (COUNT(*) OVER(), as lib/ does today) or
-// `subquery` (a scalar COUNT sub-query, as with bench/proposed/count-subquery.patch).
+// how the total is computed, to follow ours: `subquery` (a scalar COUNT sub-query, as lib/ does since
+// 7ee4d9a, the default) or `window` (COUNT(*) OVER(), as lib/ did before).
 // It understands only what the bench sends: filter/or with $eq, $in, $gte, $contL on whitelisted
 // columns, sort, join, limit, page.
 'use strict';
@@ -10,7 +10,7 @@ const http = require('node:http');
 const { Pool } = require('pg');
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
-const TOTAL = process.env.FLOOR_TOTAL ?? 'window';
+const TOTAL = process.env.FLOOR_TOTAL ?? 'subquery';
 // FLOOR_PREPARED=1 names every statement (pg prepares it once per connection): measures what
 // prepared statements would save PostgreSQL, for the proposal in docs/readme/performance.md.
 const PREPARED = process.env.FLOOR_PREPARED === '1';
