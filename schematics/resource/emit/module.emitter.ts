@@ -1,4 +1,7 @@
-/** `autogen.module.ts`: registers every entity, controller and service of `.svcrc`. */
+/**
+ * `autogen.module.ts`: registers every entity, controller and service of `.svcrc`, and imports the
+ * generated `GuardsModule`, so `auth.globalGuards` takes effect on regeneration with no AppModule edit.
+ */
 import type { ServiceModel } from '../../../lib/schema/model';
 import { type Doc, hardline, indent, join, print } from '../../utils/doc';
 import { arrayDoc, call, importDecl } from '../../utils/ts-docs';
@@ -6,7 +9,11 @@ import { type EmitOptions, entityFileStem } from './emit-context';
 
 export function emitAutogenModule(model: ServiceModel, options: EmitOptions): string {
   const ext = options.importExtension;
-  const imports: Doc[] = [importDecl(['Module'], '@nestjs/common'), importDecl(['TypeOrmModule'], '@nestjs/typeorm')];
+  const imports: Doc[] = [
+    importDecl(['Module'], '@nestjs/common'),
+    importDecl(['TypeOrmModule'], '@nestjs/typeorm'),
+    importDecl(['GuardsModule'], `../guards/guards.module${ext}`),
+  ];
   for (const entity of model.entities) {
     if (entity.http) imports.push(importDecl([`${entity.name}Controller`], `./${entityFileStem(entity, 'controller')}${ext}`));
     imports.push(importDecl([entity.name], `./${entityFileStem(entity, 'entity')}${ext}`));
@@ -16,7 +23,7 @@ export function emitAutogenModule(model: ServiceModel, options: EmitOptions): st
   const controllers = model.entities.filter((entity) => entity.http).map((entity) => `${entity.name}Controller`);
   const services = model.entities.map((entity) => `${entity.name}Service`);
   const metadata: Doc[] = [
-    ['imports: ', arrayDoc([call('TypeOrmModule.forFeature', [arrayDoc(entities)])]), ','],
+    ['imports: ', arrayDoc([call('TypeOrmModule.forFeature', [arrayDoc(entities)]), 'GuardsModule']), ','],
     ['controllers: ', arrayDoc(controllers), ','],
     ['providers: ', arrayDoc(services), ','],
     ['exports: ', arrayDoc(['TypeOrmModule', ...services]), ','],

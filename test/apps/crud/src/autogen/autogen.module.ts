@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { GuardsModule } from '../guards/guards.module';
 import { OwnerController } from './owners/owner.controller';
 import { Owner } from './owners/owner.entity';
 import { OwnerService } from './owners/owner.service';
@@ -17,7 +18,7 @@ import { LoanItem } from './loan-items/loan-item.entity';
 import { LoanItemService } from './loan-items/loan-item.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Owner, Project, Task, Comment, LoanItem])],
+  imports: [TypeOrmModule.forFeature([Owner, Project, Task, Comment, LoanItem]), GuardsModule],
   controllers: [OwnerController, ProjectController, TaskController, CommentController, LoanItemController],
   providers: [OwnerService, ProjectService, TaskService, CommentService, LoanItemService],
   exports: [TypeOrmModule, OwnerService, ProjectService, TaskService, CommentService, LoanItemService],

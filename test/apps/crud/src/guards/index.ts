@@ -1,0 +1,2 @@
+export * from './guards.module';
+export * from './scope.guard';

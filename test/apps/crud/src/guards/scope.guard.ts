@@ -1,0 +1,1 @@
+export { ScopeGuard, SvcAuthGuard } from '@svc/nest';
