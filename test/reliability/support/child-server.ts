@@ -64,6 +64,10 @@ export async function startChildServerExpectingFailure(
   const started = Date.now();
   const { child, output, exited } = launch(env);
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  // A server that starts after all is a failure of the test: stop it at once.
+  child.stdout!.on('data', () => {
+    if (/READY \d+/.test(output())) child.kill('SIGKILL');
+  });
   const { code } = await exited;
   clearTimeout(timer);
   return { code, output: output(), ms: Date.now() - started };

@@ -136,7 +136,9 @@ export class QueryArbitraries {
           .chain(randomCase),
       },
     );
-    return commaFree ? arb.filter((s) => !s.includes(',') && s !== '') : arb;
+    // Case-insensitive operators always get a value in mixed case: `LIKE` for `ILIKE` must show.
+    const cased = caseVariants ? arb.chain((s) => (caseSafe(s) ? randomCase(s) : fc.constant(s))) : arb;
+    return commaFree ? cased.filter((s) => !s.includes(',') && s !== '') : cased;
   }
 
   private instant(ref: FieldRef): fc.Arbitrary<number> {
