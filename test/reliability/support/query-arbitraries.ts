@@ -137,7 +137,7 @@ export class QueryArbitraries {
       },
     );
     // Case-insensitive operators always get a value in mixed case: `LIKE` for `ILIKE` must show.
-    const cased = caseVariants ? arb.chain((s) => (caseSafe(s) ? randomCase(s) : fc.constant(s))) : arb;
+    const cased = caseVariants ? arb.filter((s) => /\p{L}/u.test(s)).chain((s) => (caseSafe(s) ? randomCase(s) : fc.constant(s))) : arb;
     return commaFree ? cased.filter((s) => !s.includes(',') && s !== '') : cased;
   }
 
