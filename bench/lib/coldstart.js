@@ -1,8 +1,11 @@
 // Cold start of sample/01-lending-library (generated code, SvcModule, configureSvcApp): process spawn to the
-// first 200 from /health. PGlite in memory (schema synchronized at start, NODE_ENV=development); PostgreSQL
+// first 200 from /health. PGlite in memory (schema synchronized at start, NODE_ENV=development) and reopening a
+// data folder made by a previous start; PostgreSQL
 // on a fresh database: first start (synchronize creates the schema, NODE_ENV=development) and restart
 // (schema present, DATABASE_SYNC=false, NODE_ENV=production).
 'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { BUILD } = require('./build');
 const { startProcess } = require('./servers');
@@ -39,6 +42,15 @@ async function measureColdStart({ runs = 3, log = console.log } = {}) {
   };
   // NODE_ENV=development: with production, SvcModule refuses PGlite (by design).
   await series('pglite', null, { NODE_ENV: 'development', DATABASE_TYPE: 'pglite', PGLITE_DATA_DIR: 'memory' });
+  // The default PGLITE_DATA_DIR is a folder: after the first start, PGlite reopens it instead of running initdb.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-pglite-'));
+  const onDisk = { NODE_ENV: 'development', DATABASE_TYPE: 'pglite', PGLITE_DATA_DIR: dataDir };
+  try {
+    await once(onDisk);
+    await series('pgliteDataDirRestart', null, onDisk);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
   const url = databaseUrl(COLD_DB);
   // First start creates the schema with DATABASE_SYNC=true, which NODE_ENV=production refuses; the restart is a production start.
   await series('postgresFirstStart', () => recreateDatabase(COLD_DB), { NODE_ENV: 'development', DATABASE_TYPE: 'postgres', DATABASE_URL: url, DATABASE_SYNC: 'true' });

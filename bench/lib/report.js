@@ -124,6 +124,7 @@ function markdown(run) {
     const c = run.coldStart;
     const row = (label, x) => x && lines.push(`| ${label} | ${f0(x.medianMs)} ms (median of ${x.runs.join(', ')}), RSS ${x.rssMb} MB | |`);
     row('Cold start to first `/health` 200, sample/01-lending-library, PGlite in memory', c.pglite);
+    row('… PGlite, reopening a data folder (`PGLITE_DATA_DIR`, the default is `.svc/data`)', c.pgliteDataDirRestart);
     row('… PostgreSQL, first start (synchronize creates the schema)', c.postgresFirstStart);
     row('… PostgreSQL, restart (DATABASE_SYNC=false)', c.postgresRestart);
   }
