@@ -86,10 +86,24 @@ function faults(fileMatch) {
 const perDb = (kind) => {
   const pre = kind;
   return {
-    queries: sum(get(`oracle-${pre}`, 'queries'), get(`oracle-get-one-${pre}`, 'queries'), get(`invalid-${pre}`, 'queries')),
-    valid: sum(get(`oracle-${pre}`, 'queries'), get(`oracle-get-one-${pre}`, 'queries')),
-    mismatches: sum(get(`oracle-${pre}`, 'mismatches'), get(`oracle-get-one-${pre}`, 'mismatches')),
-    serverErrors: sum(get(`oracle-${pre}`, 'serverErrors'), get(`invalid-${pre}`, 'serverErrors'), get(`injection-${pre}`, 'serverErrors')),
+    queries: sum(
+      get(`oracle-${pre}`, 'queries'),
+      get(`oracle-sweep-${pre}`, 'queries'),
+      get(`oracle-get-one-${pre}`, 'queries'),
+      get(`invalid-${pre}`, 'queries'),
+    ),
+    valid: sum(get(`oracle-${pre}`, 'queries'), get(`oracle-sweep-${pre}`, 'queries'), get(`oracle-get-one-${pre}`, 'queries')),
+    mismatches: sum(
+      get(`oracle-${pre}`, 'mismatches'),
+      get(`oracle-sweep-${pre}`, 'mismatches'),
+      get(`oracle-get-one-${pre}`, 'mismatches'),
+    ),
+    serverErrors: sum(
+      get(`oracle-${pre}`, 'serverErrors'),
+      get(`oracle-sweep-${pre}`, 'serverErrors'),
+      get(`invalid-${pre}`, 'serverErrors'),
+      get(`injection-${pre}`, 'serverErrors'),
+    ),
     injections: show(get(`injection-${pre}`, 'injections')),
     faults: kind === 'pglite' ? faults(/faults-pglite\.spec\.ts$/) : faults(/faults-postgres\.spec\.ts$/),
     rowsLost:
@@ -147,7 +161,11 @@ if (lf.pgliteConcurrent !== undefined)
 for (const kind of ['pglite', 'postgres']) {
   const o = f(`oracle-${kind}`);
   const inv = f(`invalid-${kind}`);
-  if (o.queries !== undefined) detail.push(`- oracle (${kind}): ${o.queries} list queries, slowest ${o.slowestMs} ms, seed ${o.seed}`);
+  const sw = f(`oracle-sweep-${kind}`);
+  if (o.queries !== undefined)
+    detail.push(`- oracle (${kind}): ${o.queries} random list queries, slowest ${o.slowestMs} ms, seed ${o.seed}`);
+  if (sw.queries !== undefined)
+    detail.push(`- operator sweep (${kind}): ${sw.queries} one-condition queries (every operator x field, as filter, s and s under $not)`);
   if (inv.queries !== undefined)
     detail.push(
       `- invalid (${kind}): ${inv.rejected400} garbage queries rejected with 400, ${inv.accepted200} accepted (valid by chance), slowest ${inv.slowestMs} ms`,

@@ -13,6 +13,12 @@ import { QueryArbitraries, toQueryString, wireStyleArb } from './support/query-a
 
 const enc = encodeURIComponent;
 
+/** Nesting of objects and arrays, as the README's 8-level limit on `s` counts it. */
+function depth(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  return 1 + Math.max(0, ...Object.values(value as Record<string, unknown>).map(depth));
+}
+
 describe.each(DATABASE_KINDS)('$not over NULL values (%s)', (kind) => {
   let app: SeededApp;
   let readme: Oracle;
@@ -52,7 +58,12 @@ describe.each(DATABASE_KINDS)('$not over NULL values (%s)', (kind) => {
       return fc.tuple(fc.array(arbs.fieldEntry(nullable), { minLength: 1, maxLength: 2 }), fc.boolean()).map(([entries, keepS]) => {
         const not = { $not: Object.fromEntries(entries) };
         return [
-          { ...query, filters: [], ors: [], s: keepS && query.s && Object.keys(query.s).length > 0 ? { $and: [query.s, not] } : not },
+          {
+            ...query,
+            filters: [],
+            ors: [],
+            s: keepS && query.s && Object.keys(query.s).length > 0 && depth(query.s) <= 6 ? { $and: [query.s, not] } : not,
+          },
           style,
         ] as const;
       });
