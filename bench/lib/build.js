@@ -46,7 +46,7 @@ function patchedSources(patches, log) {
     fs.cpSync(path.join(ROOT, entry), path.join(src, entry), { recursive: true });
   }
   for (const patch of patches) {
-    const reverse = spawnSync('patch', ['-p1', '--dry-run', '--batch', '-R', '-d', src, '-i', path.resolve(patch)], { encoding: 'utf8' });
+    const reverse = spawnSync('patch', ['-p1', '--dry-run', '--force', '-R', '-d', src, '-i', path.resolve(patch)], { encoding: 'utf8' });
     if (reverse.status === 0) {
       log(`package: ${path.relative(ROOT, path.resolve(patch))} is already in lib/, skipped`);
       continue;
