@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import * as net from 'node:net';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import {
   classifyDatabaseError,
@@ -191,14 +192,19 @@ describe('classifyDatabaseError on a lost PostgreSQL connection', () => {
       [],
     );
     try {
-      // 57P01: the server terminates the session.
-      const runner = ds.createQueryRunner();
-      await runner.connect();
-      const [{ pid }] = await runner.query('SELECT pg_backend_pid() AS pid');
-      await ds.query('SELECT pg_terminate_backend($1)', [pid]).catch(() => undefined);
-      const terminated = await classify(() => runner.query('SELECT 1'));
+      // 57P01: the server terminates the session (a plain client, so no pool or query runner reacts first).
+      const victim = new Client({ connectionString: db.url.replace(':5432/', `:${port}/`) });
+      victim.on('error', () => undefined);
+      await victim.connect();
+      const { rows } = await victim.query('SELECT pg_backend_pid() AS pid');
+      const terminatedError = victim.query('SELECT pg_sleep(10)').then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      await ds.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+      const terminated = classifyDatabaseError(await terminatedError);
       expect(terminated).toEqual({ status: 503, message: 'Database unavailable', code: '57P01' });
-      await runner.release().catch(() => undefined);
+      await victim.end().catch(() => undefined);
 
       // Sockets cut and nothing listening any more: ECONNREFUSED / "Connection terminated".
       await new Promise<void>((resolve) => {
