@@ -1,22 +1,7 @@
 /**
- * PENDING FIX (not run by `npm test`: jest's testMatch is `**\/*.spec.ts`). Fails on the current lib.
- * Run: node --experimental-vm-modules node_modules/jest/bin/jest.js --testMatch '**\/body-shapes.pending-fix.ts' test/reliability
- *
- * Bug 1: a deeply nested JSON body (arrays or objects ~5,000 levels deep, 10 KB; well under the
- * body limit) answers 500: class-transformer's recursive TransformOperationExecutor.transform
- * (called by SvcValidationPipe → ValidationPipe.transform, `transform: true`) overflows the stack
- * (RangeError: Maximum call stack size exceeded). Any property does it, a `json` field or an
- * unknown one; 100,000 levels cost ~1.5 s of CPU before the 500.
- * Fix: lib/validation/svc-validation.pipe.ts, SvcValidationPipe.transform: measure the body's
- * nesting iteratively before super.transform and answer 400 ("body: nested deeper than N levels")
- * above a bound (say 64, or the `s` limit's spirit); PostgreSQL's jsonb refuses very deep values
- * too (stack depth limit, 54001), so the bound should sit below that.
- *
- * Bug 2: README "Unknown body properties: 400 (mass assignment must be impossible)", but
- * `__proto__` and `constructor` keys are silently dropped (201) instead of refused, unlike any
- * other unknown key (`{"ref":"x","amount":1,"foo":1}` is a 400). Nothing is stored or polluted as
- * far as the answers show; the fix is to report them as unknown properties like the rest (check
- * own keys of the parsed body, e.g. Object.keys, before class-transformer drops them).
+ * Bodies nested deeper than 64 levels, and own `__proto__`/`constructor` keys, answer 400 in the
+ * envelope (lib/validation/svc-validation.pipe.ts). Seen failing before: 500 from class-transformer's
+ * stack overflow, and 201 with those keys silently dropped.
  */
 import { startSeededApp, type SeededApp } from './support/app-under-test';
 
