@@ -3,12 +3,16 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource } from 'typeorm';
 import { EntityPlans } from './crud/entity-plan';
 import { ReadExecutor } from './crud/read.executor';
+import { SqlRunner } from './crud/sql-runner';
 import { WriteExecutor } from './crud/write.executor';
+import { readPreparedStatements } from './database/database-config';
 import { DomainEventPublisher } from './events/domain-event-publisher';
 import { PublishingWriter } from './events/publishing-writer';
 import type { CrudRequest } from './interfaces/crud-request.interface';
+import type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
 import type { EntityModel, ServiceModel } from './schema/model';
 import { SVC_MODEL } from './svc.constants';
+import { MODULE_OPTIONS_TOKEN } from './svc.module-definition';
 
 /**
  * The service model and the shared query machinery, built once per application.
@@ -27,10 +31,12 @@ export class SvcRuntime {
     @Inject(SVC_MODEL) readonly model: ServiceModel,
     readonly dataSource: DataSource,
     @Optional() eventEmitter?: EventEmitter2,
+    @Optional() @Inject(MODULE_OPTIONS_TOKEN) options?: SvcModuleOptions,
   ) {
     this.entities = new Map(model.entities.map((entity) => [entity.name, entity]));
     this.plans = new EntityPlans(dataSource, this.entities);
-    this.reader = new ReadExecutor(dataSource, this.plans);
+    const runner = new SqlRunner(dataSource, readPreparedStatements(options?.env ?? process.env));
+    this.reader = new ReadExecutor(runner, this.plans, (name) => dataSource.driver.escape(name));
     this.writer = new WriteExecutor(dataSource, this.plans);
     this.events = new DomainEventPublisher(eventEmitter ?? null);
   }

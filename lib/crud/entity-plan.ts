@@ -1,5 +1,14 @@
 import type { DataSource, EntityMetadata } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { ColumnModel, EntityModel, RelationModel } from '../schema/model';
+
+/** A column the API writes (a field or a foreign key), with what an INSERT needs of it. */
+export interface WritableColumn {
+  readonly model: ColumnModel;
+  readonly metadata: ColumnMetadata;
+  /** Escaped database name. */
+  readonly sql: string;
+}
 
 /**
  * What the SQL builders need about one entity, computed once at startup from the
@@ -9,6 +18,10 @@ export class EntityPlan {
   readonly table: string;
   readonly primaryKey: ColumnModel;
   readonly primaryKeyColumn: string;
+  /** Fields and foreign keys, in model order. */
+  readonly writableColumns: readonly WritableColumn[];
+  /** `"column" AS "property", ...` over the visible columns, for RETURNING. */
+  readonly returning: string;
   private readonly columnNames = new Map<string, string>();
   private readonly relations = new Map<string, RelationModel>();
 
@@ -31,6 +44,10 @@ export class EntityPlan {
     if (!primaryKey) throw new Error(`Entity ${model.name} has no primary key column.`);
     this.primaryKey = primaryKey;
     this.primaryKeyColumn = this.column(primaryKey.name);
+    this.writableColumns = model.columns
+      .filter((column) => column.kind === 'field' || column.kind === 'foreignKey')
+      .map((column) => ({ model: column, metadata: metadata.findColumnWithPropertyName(column.name)!, sql: this.column(column.name) }));
+    this.returning = this.visibleColumns.map((column) => `${this.column(column.name)} AS ${escape(column.name)}`).join(', ');
   }
 
   /** The escaped database name of a column, by property name. */

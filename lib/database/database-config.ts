@@ -99,6 +99,20 @@ export function displayPath(dir: string): string {
   return relative.startsWith('..') || path.isAbsolute(relative) ? dir : relative;
 }
 
+/**
+ * `DATABASE_PREPARED_STATEMENTS` (default true): run the CRUD reads as named prepared statements,
+ * planned once per connection. Set it to false behind a pooler that cannot keep them (PgBouncer in
+ * transaction mode before 1.21, or without `max_prepared_statements`).
+ */
+export function readPreparedStatements(env: NodeJS.ProcessEnv): boolean {
+  const raw = readVar(env, 'DATABASE_PREPARED_STATEMENTS');
+  if (raw === undefined) return true;
+  const value = raw.toLowerCase();
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new DatabaseConfigError(`DATABASE_PREPARED_STATEMENTS="${raw}" is not valid. Use true or false.`);
+}
+
 function readVar(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;

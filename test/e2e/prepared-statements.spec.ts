@@ -1,0 +1,79 @@
+import { DataSource } from 'typeorm';
+import { crudAppModule } from '../apps/crud/src/app.module';
+import { DATABASE_KINDS } from '../support/databases';
+import { httpClient } from '../support/http';
+import { type RunningApp, startApp } from '../support/start-app';
+
+/** The statements `@svc/nest` prepared on the connection that answers this query. */
+async function preparedStatements(running: RunningApp): Promise<{ name: string; statement: string }[]> {
+  return running.app
+    .get(DataSource)
+    .query(`SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'svc\\_%' ORDER BY name`);
+}
+
+describe.each(DATABASE_KINDS)('reads as prepared statements (%s)', (kind) => {
+  describe('by default', () => {
+    let running: RunningApp;
+    let http: ReturnType<typeof httpClient>;
+
+    beforeAll(async () => {
+      running = await startApp(kind, (env) => crudAppModule({ ...env, DATABASE_SYNC: 'true' }));
+      http = httpClient(running.app);
+      for (const [name, priority] of [
+        ['low', 1],
+        ['mid', 5],
+        ['high', 9],
+      ] as const) {
+        await http().post('/projects').send({ name, status: 'active', priority }).expect(201);
+      }
+    });
+    afterAll(() => running?.close());
+
+    it('prepares one statement per query shape and binds each request its own values', async () => {
+      // Requests one after another reuse the pool's most recent connection, which the check below also gets.
+      const above = async (priority: number) =>
+        (await http().get(`/projects?filter=priority||$gt||${priority}&sort=priority,ASC&fields=name`).expect(200)).body;
+      expect((await above(4)).data).toEqual([{ id: expect.any(Number), name: 'mid' }, { id: expect.any(Number), name: 'high' }]);
+      expect((await above(8)).data).toEqual([{ id: expect.any(Number), name: 'high' }]);
+      expect((await above(0)).total).toBe(3);
+
+      const statements = await preparedStatements(running);
+      const lists = statements.filter((statement) => statement.statement.includes('"priority" > $1'));
+      expect(lists).toHaveLength(1);
+      expect(lists[0].statement).toMatch(/^SELECT .* LIMIT \$\d+ OFFSET \$\d+$/s);
+      expect(lists[0].statement).not.toMatch(/> [048]\b/);
+    });
+
+    it('gives another shape its own statement', async () => {
+      const before = (await preparedStatements(running)).length;
+      await http().get('/projects?filter=name||$eq||low').expect(200);
+      const after = await preparedStatements(running);
+      expect(after.length).toBe(before + 1);
+      expect(after.some((statement) => statement.statement.includes('"name" = $1'))).toBe(true);
+    });
+  });
+
+  describe('with DATABASE_PREPARED_STATEMENTS=false', () => {
+    let running: RunningApp;
+
+    beforeAll(async () => {
+      running = await startApp(kind, (env) => crudAppModule({ ...env, DATABASE_PREPARED_STATEMENTS: 'false' }));
+    });
+    afterAll(() => running?.close());
+
+    it('answers the same and prepares nothing', async () => {
+      const http = httpClient(running.app);
+      const created = await http().post('/projects').send({ name: 'only', status: 'active', priority: 3 }).expect(201);
+      const page = await http().get('/projects?filter=priority||$gt||2').expect(200);
+      expect(page.body).toMatchObject({ count: 1, total: 1, data: [{ id: created.body.id, name: 'only' }] });
+      await http().get(`/projects/${created.body.id}`).expect(200);
+      expect(await preparedStatements(running)).toEqual([]);
+    });
+  });
+
+  it('refuses an invalid DATABASE_PREPARED_STATEMENTS at startup, naming the variable', async () => {
+    await expect(startApp(kind, (env) => crudAppModule({ ...env, DATABASE_PREPARED_STATEMENTS: 'sometimes' }))).rejects.toThrow(
+      'DATABASE_PREPARED_STATEMENTS="sometimes" is not valid. Use true or false.',
+    );
+  });
+});
