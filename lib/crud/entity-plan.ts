@@ -18,6 +18,8 @@ export class EntityPlan {
   readonly table: string;
   readonly primaryKey: ColumnModel;
   readonly primaryKeyColumn: string;
+  /** Columns a response may contain (hidden ones, such as password hashes, never are). */
+  readonly visibleColumns: readonly ColumnModel[];
   /** Fields and foreign keys, in model order. */
   readonly writableColumns: readonly WritableColumn[];
   /** `"column" AS "property", ...` over the visible columns, for RETURNING. */
@@ -44,6 +46,7 @@ export class EntityPlan {
     if (!primaryKey) throw new Error(`Entity ${model.name} has no primary key column.`);
     this.primaryKey = primaryKey;
     this.primaryKeyColumn = this.column(primaryKey.name);
+    this.visibleColumns = model.columns.filter((column) => !column.hidden);
     this.writableColumns = model.columns
       .filter((column) => column.kind === 'field' || column.kind === 'foreignKey')
       .map((column) => ({ model: column, metadata: metadata.findColumnWithPropertyName(column.name)!, sql: this.column(column.name) }));
@@ -63,10 +66,6 @@ export class EntityPlan {
     return relation;
   }
 
-  /** Columns a response may contain (hidden ones, such as password hashes, never are). */
-  get visibleColumns(): readonly ColumnModel[] {
-    return this.model.columns.filter((column) => !column.hidden);
-  }
 }
 
 /** Every entity's plan, by entity name. */
