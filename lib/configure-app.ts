@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { useJsonBodyParser } from './http/json-body';
 import { applyOperationalSettings } from './production/operational-settings';
 import { SvcRuntime } from './svc-runtime';
 
@@ -22,10 +22,7 @@ export interface ConfigureAppOptions {
 export function configureSvcApp(app: INestApplication, options: ConfigureAppOptions = {}): void {
   applyOperationalSettings(app);
   const { model } = app.get(SvcRuntime);
-  const express = app as NestExpressApplication;
-  if (typeof express.useBodyParser === 'function') {
-    express.useBodyParser('json', { limit: model.api.bodyLimit });
-  }
+  useJsonBodyParser(app, model.api.bodyLimit);
   if (model.api.cors) {
     app.enableCors({ origin: [...model.api.cors.origin], credentials: model.api.cors.credentials });
   }

@@ -2,6 +2,7 @@
 export { SvcModule } from './svc.module';
 export { SvcRuntime } from './svc-runtime';
 export { configureSvcApp, type ConfigureAppOptions } from './configure-app';
+export * from './http';
 export type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
 export { IS_PUBLIC_KEY, SKIP_SCOPE_KEY, SVC_MODEL } from './svc.constants';
 

@@ -1,6 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Inject, Logger, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { classifyDatabaseError } from '../database/database-errors';
+import { byteSize } from '../http/json-body';
 import { QueryError } from '../query/query.error';
 import type { ServiceModel } from '../schema/model';
 import { SVC_MODEL } from '../svc.constants';
@@ -15,6 +16,19 @@ interface BodyParserError {
 
 function isBodyParserError(error: unknown): error is BodyParserError {
   return typeof error === 'object' && error !== null && typeof (error as BodyParserError).type === 'string' && 'status' in error;
+}
+
+/**
+ * A body over the JSON limit: body-parser's `entity.too.large` on Express, Fastify's
+ * `FST_ERR_CTP_BODY_TOO_LARGE`; as raised, or as the cause of the `HttpException` the
+ * adapter wraps it in. Both answer the same 413, with the limit.
+ */
+function bodyTooLarge(exception: unknown): { limit?: number } | undefined {
+  const error = exception instanceof HttpException ? exception.cause : exception;
+  if (typeof error !== 'object' || error === null) return undefined;
+  if (isBodyParserError(error) && error.type === 'entity.too.large') return error;
+  if ((error as { code?: unknown }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') return {};
+  return undefined;
 }
 
 /**
@@ -41,6 +55,8 @@ export class SvcExceptionFilter implements ExceptionFilter {
   }
 
   protected toBody(exception: unknown): ErrorBody {
+    const tooLarge = bodyTooLarge(exception);
+    if (tooLarge) return payloadTooLarge(tooLarge.limit ?? (this.model ? byteSize(this.model.api.bodyLimit) : undefined));
     if (exception instanceof HttpException) return fromHttpException(exception);
     if (exception instanceof QueryError) return errorBody(HttpStatus.BAD_REQUEST, exception.message);
     if (isBodyParserError(exception)) return fromBodyParser(exception);
@@ -72,12 +88,17 @@ function fromBodyParser(error: BodyParserError): ErrorBody {
   switch (error.type) {
     case 'entity.parse.failed':
       return errorBody(HttpStatus.BAD_REQUEST, 'Malformed JSON in request body');
-    case 'entity.too.large':
-      return errorBody(HttpStatus.PAYLOAD_TOO_LARGE, `Request body is larger than the limit of ${error.limit ?? 'the server'} bytes`);
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return errorBody(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'Unsupported request body encoding');
     default:
-      return errorBody(error.status && error.status >= 400 && error.status < 500 ? error.status : HttpStatus.BAD_REQUEST, 'Invalid request body');
+      return errorBody(
+        error.status && error.status >= 400 && error.status < 500 ? error.status : HttpStatus.BAD_REQUEST,
+        'Invalid request body',
+      );
   }
+}
+
+function payloadTooLarge(limit: number | undefined): ErrorBody {
+  return errorBody(HttpStatus.PAYLOAD_TOO_LARGE, `Request body is larger than the limit of ${limit ?? 'the server'} bytes`);
 }

@@ -4,7 +4,7 @@ import { redactUrl } from './redact-url';
 
 type Next = (error?: unknown) => void;
 
-/** `(req, res, next)` middleware, usable with `app.use()` on Express (and Fastify through middie). */
+/** `(req, res, next)` middleware on Node's request and response, for `app.use()` on Express and on Fastify (through middie). */
 export type RequestLoggerMiddleware = (request: IncomingMessage, response: ServerResponse, next: Next) => void;
 
 /**
@@ -16,7 +16,8 @@ export type RequestLoggerMiddleware = (request: IncomingMessage, response: Serve
 export function createRequestLogger(logger: Pick<Logger, 'log'> = new Logger('HTTP')): RequestLoggerMiddleware {
   return (request, response, next) => {
     const started = process.hrtime.bigint();
-    // Read before routing: Express rewrites `url` for mounted routers; `originalUrl` is Express only.
+    // Read before routing: Express rewrites `url` for mounted routers. Express and Fastify's
+    // middie both keep the URL as received in `originalUrl`.
     const target = (request as IncomingMessage & { originalUrl?: string }).originalUrl ?? request.url ?? '';
     const method = request.method ?? '?';
     let done = false;

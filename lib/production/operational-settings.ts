@@ -7,7 +7,10 @@ import { createDrainMiddleware, SvcShutdownState } from './shutdown-drain';
 
 type Env = Record<string, string | undefined>;
 
-/** Express's `trust proxy` from `TRUST_PROXY`: `true`/`false`, a hop count, or addresses/subnets. */
+/**
+ * Express's `trust proxy` from `TRUST_PROXY`: `true`/`false`, a hop count, or comma-separated
+ * addresses/subnets (`loopback, 10.0.0.0/8`). On Fastify see `svcFastifyOptions()`.
+ */
 export function trustProxySetting(raw: string | undefined): boolean | number | string | undefined {
   const value = raw?.trim();
   if (!value) return undefined;
@@ -23,7 +26,8 @@ export function trustProxySetting(raw: string | undefined): boolean | number | s
  *
  * - `LOG_LEVEL`, when set, replaces the logger levels the app was created with (create the app
  *   with `{ logger: svcLogLevels() }` for the default, `log`);
- * - `TRUST_PROXY` (Express): client IPs from `X-Forwarded-For` behind a load balancer;
+ * - `TRUST_PROXY` on Express: client IPs from `X-Forwarded-For` behind a load balancer (on Fastify
+ *   it is an option of the adapter, read when it is created: see `svcFastifyOptions()`);
  * - one log line per request (`createRequestLogger()`), registered before the body parser so
  *   rejected bodies are logged too;
  * - draining on shutdown (`createDrainMiddleware()`), and shutdown hooks on SIGTERM/SIGINT that

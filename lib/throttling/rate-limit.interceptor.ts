@@ -1,5 +1,5 @@
 import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { normalizeIp, ThrottlerException, type ThrottlerStorage } from '@nestjs/throttler';
 import { createHash } from 'node:crypto';
 import type { Observable } from 'rxjs';
@@ -23,10 +23,6 @@ interface RateLimitedRequest {
   auth?: AuthContext | null;
 }
 
-interface HeaderSink {
-  setHeader(name: string, value: string | number): unknown;
-}
-
 /**
  * `api.rateLimit { ttl, limit }` of `.svcrc`: at most `limit` requests per `ttl` seconds per
  * client, over all routes together; past it, 429 in the error envelope with `Retry-After`.
@@ -45,24 +41,27 @@ export class SvcRateLimitInterceptor implements NestInterceptor {
     @Inject(SVC_MODEL) private readonly model: ServiceModel,
     @Inject(SVC_RATE_LIMIT_STORAGE) private readonly storage: ThrottlerStorage,
     private readonly reflector: Reflector,
+    private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const rateLimit = this.model.api.rateLimit;
     if (!rateLimit || context.getType() !== 'http' || this.skipped(context)) return next.handle();
     const request = context.switchToHttp().getRequest<RateLimitedRequest>();
-    const response = context.switchToHttp().getResponse<HeaderSink>();
+    const response: unknown = context.switchToHttp().getResponse();
+    // Express's response or Fastify's reply: the adapter knows how to set a header on either.
+    const setHeader = (name: string, value: number) => this.adapterHost.httpAdapter.setHeader(response, name, String(value));
     const ttl = rateLimit.ttl * 1000;
     const key = createHash('sha256')
       .update(`svc-rate-limit:${this.tracker(request)}`)
       .digest('hex');
     const hit = await this.storage.increment(key, ttl, rateLimit.limit, ttl, RATE_LIMIT_NAME);
-    response.setHeader('X-RateLimit-Limit', rateLimit.limit);
-    response.setHeader('X-RateLimit-Remaining', Math.max(0, rateLimit.limit - hit.totalHits));
-    response.setHeader('X-RateLimit-Reset', hit.timeToExpire);
+    setHeader('X-RateLimit-Limit', rateLimit.limit);
+    setHeader('X-RateLimit-Remaining', Math.max(0, rateLimit.limit - hit.totalHits));
+    setHeader('X-RateLimit-Reset', hit.timeToExpire);
     if (hit.isBlocked) {
       const retryAfter = Math.max(1, hit.timeToBlockExpire);
-      response.setHeader('Retry-After', retryAfter);
+      setHeader('Retry-After', retryAfter);
       throw new ThrottlerException(`Too many requests: at most ${rateLimit.limit} per ${rateLimit.ttl} s. Retry after ${retryAfter} s.`);
     }
     return next.handle();

@@ -1,5 +1,7 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import type { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
+import { dirname } from 'node:path';
 import { configureSvcApp, SvcModule } from '@svc/nest';
 import { createTestDatabase, type TestDatabase } from './databases';
 
@@ -9,6 +11,9 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
+/** The HTTP platform an app runs on: Express (Nest's default), or Fastify with adapter options. */
+export type AdapterChoice = 'express' | { readonly fastify: ConstructorParameters<typeof FastifyAdapter>[0] };
+
 /**
  * Boots `appModule` as `main.ts` would (body limit, CORS, /_docs) on a fresh
  * database of the given kind. `SvcModule.forRoot` reads `env` through the
@@ -17,12 +22,24 @@ export interface RunningApp {
 export async function startApp(
   kind: 'pglite' | 'postgres',
   build: (env: Record<string, string>) => Type<unknown> | DynamicModule,
+  adapter: AdapterChoice = 'express',
 ): Promise<RunningApp> {
   const database = await createTestDatabase(kind);
   const moduleRef = await Test.createTestingModule({ imports: [build(database.env)] }).compile();
-  const app = moduleRef.createNestApplication({ logger: ['error', 'warn'] });
+  const options = { logger: ['error', 'warn'] as ('error' | 'warn')[] };
+  let app: INestApplication;
+  if (adapter === 'express') {
+    app = moduleRef.createNestApplication(options);
+  } else {
+    // Loaded only by the suites that ask for it.
+    const { FastifyAdapter } = await import('@nestjs/platform-fastify');
+    serveDocsAssetsUnderJest();
+    app = moduleRef.createNestApplication(new FastifyAdapter(adapter.fastify), options);
+  }
   configureSvcApp(app);
   await app.init();
+  // Fastify serves supertest's requests once its plugins (CORS, static files) have loaded.
+  if (adapter !== 'express') await app.getHttpAdapter().getInstance().ready();
   return {
     app,
     database,
@@ -31,6 +48,16 @@ export async function startApp(
       await database.drop();
     },
   };
+}
+
+/**
+ * On Fastify, `/_docs` assets come from `@fastify/static`, which requires content-disposition 3,
+ * an ES module: Node loads it, jest (CommonJS, and jest.config.js does not transform it) cannot.
+ * Under jest it is replaced by the CommonJS content-disposition 2 that Express uses (same `create()`).
+ */
+function serveDocsAssetsUnderJest(): void {
+  const esm = require.resolve('content-disposition', { paths: [dirname(require.resolve('@fastify/static'))] });
+  if (esm !== require.resolve('content-disposition')) jest.doMock(esm, () => jest.requireActual('content-disposition'));
 }
 
 export { SvcModule };

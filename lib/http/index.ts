@@ -1,0 +1,1 @@
+export { svcFastifyOptions, type SvcFastifyOptions } from './fastify-options';
