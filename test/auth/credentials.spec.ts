@@ -33,6 +33,26 @@ describe('extractCredential', () => {
   });
 });
 
+describe('extractCredential with a credential sent twice', () => {
+  it.each([
+    // Express: Node keeps the first Authorization in `headers`, every one in `headersDistinct`.
+    [{ headers: { authorization: 'Bearer a.b.c' }, headersDistinct: { authorization: ['Bearer a.b.c', 'Bearer d.e.f'] } }],
+    [{ headers: { authorization: 'Bearer a.b.c' }, headersDistinct: { authorization: ['Bearer a.b.c', 'Bearer a.b.c'] } }],
+    // Fastify: the Node request is `raw`.
+    [{ headers: { authorization: 'Bearer a.b.c' }, raw: { headersDistinct: { authorization: ['Bearer a.b.c', 'Basic x'] } } }],
+    [{ headers: { 'x-api-key': 'svc_a, svc_b' }, headersDistinct: { 'x-api-key': ['svc_a', 'svc_b'] } }],
+    [{ headers: { cookie: 'svc_session=a.b.c; svc_session=d.e.f' } }],
+    [{ headers: { cookie: 'svc_session=a.b.c; theme=dark; svc_session=' } }],
+  ])('%j is malformed', (request) => {
+    expect(extractCredential(request, 'svc')).toEqual({ kind: 'malformed' });
+  });
+
+  it('takes a single Authorization header as before', () => {
+    const request = { headers: { authorization: 'Bearer a.b.c' }, headersDistinct: { authorization: ['Bearer a.b.c'] } };
+    expect(extractCredential(request, 'svc')).toEqual({ kind: 'jwt', token: 'a.b.c' });
+  });
+});
+
 describe('readCookie', () => {
   it.each([
     ['svc_session=abc', 'abc'],
