@@ -10,12 +10,24 @@ import { platformCredentialsPath } from '../project/credentials';
 import { readOwnManifest } from '../project/own-package';
 import { npmCommand, runToCompletion } from '../project/processes';
 import { runNestAddSchematic } from '../project/run-nest-add';
-import { APP_MODULE_TS, ENV_EXAMPLE, GITIGNORE, MAIN_TS, packageJson, readme, TSCONFIG, TSCONFIG_BUILD } from '../templates/project-files';
+import {
+  ADAPTERS,
+  type Adapter,
+  APP_MODULE_TS,
+  ENV_EXAMPLE,
+  GITIGNORE,
+  MAIN_TS,
+  packageJson,
+  readme,
+  TSCONFIG,
+  TSCONFIG_BUILD,
+} from '../templates/project-files';
 import { defineCommand, type CliIo } from '../svc-command';
 
 interface InitOptions {
   readonly name?: string;
   readonly language: string;
+  readonly adapter: string;
   readonly skipPlatform?: boolean;
   readonly skipInstall?: boolean;
   readonly package?: string;
@@ -55,6 +67,7 @@ export const initCommand = defineCommand<InitOptions>({
       .argument('[dir]', 'folder to create (default: ./<name>)')
       .option('-n, --name <name>', 'package name of the application (default: the folder name)')
       .option('-l, --language <language>', 'language of the generated code', 'typescript')
+      .option('-a, --adapter <adapter>', `HTTP platform of the application: ${ADAPTERS.join(' or ')}`, 'express')
       .option('--skip-platform', 'create the project locally, without a platform login')
       .option('--skip-install', 'do not run npm install')
       .option('--package <path-or-spec>', '@svc/nest to depend on: a tarball or folder (file: dependency) or a version range')
@@ -66,11 +79,16 @@ export const initCommand = defineCommand<InitOptions>({
           'Examples:\n' +
           '  $ npx -p @svc/nest svc init --name todo-api --skip-platform\n' +
           '  $ npx -p @svc/nest svc init services/todo --name todo-api --skip-platform --skip-install\n' +
+          '  $ npx -p @svc/nest svc init --name todo-api --adapter fastify --skip-platform\n' +
           '  $ svc init demo --name demo --skip-platform --package ../svc-nest-0.1.0.tgz',
       ),
   run: async ({ args, options, io }) => {
     if (options.language.toLowerCase() !== 'typescript') {
       return fail(io, `--language ${options.language}: only typescript is supported`);
+    }
+    const adapter = options.adapter.toLowerCase() as Adapter;
+    if (!ADAPTERS.includes(adapter)) {
+      return fail(io, `--adapter ${options.adapter}: use ${ADAPTERS.join(' or ')} (default express)`);
     }
     const dirArg = args[0];
     const name = options.name ?? (dirArg !== undefined ? basename(resolve(dirArg)) : undefined);
@@ -99,16 +117,17 @@ export const initCommand = defineCommand<InitOptions>({
       if (error instanceof PackageSpecError) return fail(io, error.message);
       throw error;
     }
-    io.out(`Creating ${name} in ${dir}`);
+    io.out(`Creating ${name} in ${dir}${adapter === 'express' ? '' : ` (on ${adapter})`}`);
     const files: Record<string, string> = {
       'package.json': packageJson({
         name,
+        adapter,
         svcPackageSpec: spec,
         versions: { ...own.peerDependencies, ...own.devDependencies, ...own.dependencies },
       }),
       'tsconfig.json': TSCONFIG,
       'tsconfig.build.json': TSCONFIG_BUILD,
-      'src/main.ts': MAIN_TS,
+      'src/main.ts': MAIN_TS[adapter],
       'src/app.module.ts': APP_MODULE_TS,
       '.gitignore': GITIGNORE,
       '.env.example': ENV_EXAMPLE,

@@ -5,19 +5,23 @@
  * shape as in any other Nest application.
  */
 
+/** The HTTP platform of a generated application (`svc init --adapter`). */
+export const ADAPTERS = ['express', 'fastify'] as const;
+export type Adapter = (typeof ADAPTERS)[number];
+
 export interface ProjectTemplateInput {
   readonly name: string;
+  readonly adapter: Adapter;
   /** `@svc/nest` dependency spec: `^0.1.0`, or `file:/abs/path/svc-nest-0.1.0.tgz`. */
   readonly svcPackageSpec: string;
   /** Version ranges of the libraries, from `@svc/nest`'s own package.json. */
   readonly versions: Readonly<Record<string, string>>;
 }
 
-/** Libraries a generated application imports directly (besides `@svc/nest`). */
+/** Libraries a generated application imports directly (besides `@svc/nest` and its platform's). */
 export const APP_DEPENDENCIES = [
   '@nestjs/common',
   '@nestjs/core',
-  '@nestjs/platform-express',
   '@nestjs/swagger',
   '@nestjs/typeorm',
   'class-transformer',
@@ -27,6 +31,12 @@ export const APP_DEPENDENCIES = [
   'rxjs',
   'typeorm',
 ] as const;
+
+/** The platform's packages: Nest's adapter; on Fastify also `@fastify/static`, which serves the `/_docs` page's assets. */
+export const ADAPTER_DEPENDENCIES: Readonly<Record<Adapter, readonly string[]>> = {
+  express: ['@nestjs/platform-express'],
+  fastify: ['@nestjs/platform-fastify', '@fastify/static'],
+};
 
 /** Pinned: TypeScript 7 has no compiler API (no ts-jest, no \`nest build\`). */
 export const APP_DEV_DEPENDENCIES: Readonly<Record<string, string>> = {
@@ -39,7 +49,7 @@ const CLEAN_DIST = `node -e "require('node:fs').rmSync('dist',{recursive:true,fo
 
 export function packageJson(input: ProjectTemplateInput): string {
   const dependencies: Record<string, string> = { '@svc/nest': input.svcPackageSpec };
-  for (const name of APP_DEPENDENCIES) {
+  for (const name of [...APP_DEPENDENCIES, ...ADAPTER_DEPENDENCIES[input.adapter]]) {
     const range = input.versions[name];
     if (range === undefined) throw new Error(`no version of ${name} in @svc/nest's package.json`);
     dependencies[name] = range;
@@ -95,8 +105,13 @@ export const TSCONFIG_BUILD = `{
 }
 `;
 
-/** As \`nest new\` writes it; \`nest-add\` adds \`configureSvcApp(app)\` and the port. */
-export const MAIN_TS = `import { NestFactory } from '@nestjs/core';
+/**
+ * As \`nest new\` writes it, or for Fastify as Nest's documentation does (listening on every
+ * interface: Fastify's default is localhost only); \`nest-add\` adds \`configureSvcApp(app)\`, the
+ * port and, on Fastify, \`svcFastifyOptions()\`.
+ */
+export const MAIN_TS: Readonly<Record<Adapter, string>> = {
+  express: `import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 
 async function bootstrap() {
@@ -104,7 +119,18 @@ async function bootstrap() {
   await app.listen(process.env.PORT ?? 3000);
 }
 void bootstrap();
-`;
+`,
+  fastify: `import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module';
+
+async function bootstrap() {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter());
+  await app.listen(process.env.PORT ?? 3000, '0.0.0.0');
+}
+void bootstrap();
+`,
+};
 
 /** An empty root module; \`nest-add\` imports \`SvcModule\` and \`AutogenModule\` into it. */
 export const APP_MODULE_TS = `import { Module } from '@nestjs/common';

@@ -314,6 +314,64 @@ describe('nest-add schematic', () => {
       );
     });
 
+    it('creates a Fastify adapter with svcFastifyOptions(), in one @svc/nest import, keeping the host', async () => {
+      host.overwrite(
+        '/src/main.ts',
+        [
+          "import { NestFactory } from '@nestjs/core';",
+          "import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';",
+          "import { AppModule } from './app.module';",
+          '',
+          'async function bootstrap() {',
+          '  const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter());',
+          "  await app.listen(process.env.PORT ?? 3000, '0.0.0.0');",
+          '}',
+          'void bootstrap();',
+          '',
+        ].join('\n'),
+      );
+      const tree = await nestAdd(host);
+      expect(readText(tree, '/src/main.ts')).toBe(
+        [
+          "import { NestFactory } from '@nestjs/core';",
+          "import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';",
+          "import { configureSvcApp, svcFastifyOptions } from '@svc/nest';",
+          "import { AppModule } from './app.module';",
+          '',
+          'async function bootstrap() {',
+          '  const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(svcFastifyOptions()));',
+          '  configureSvcApp(app);',
+          "  await app.listen(process.env.APP_PORT ?? process.env.PORT ?? 3100, '0.0.0.0');",
+          '}',
+          'void bootstrap();',
+          '',
+        ].join('\n'),
+      );
+    });
+
+    it('keeps Fastify adapter options of the host, with a warning', async () => {
+      host.overwrite(
+        '/src/main.ts',
+        [
+          "import { NestFactory } from '@nestjs/core';",
+          "import { FastifyAdapter } from '@nestjs/platform-fastify';",
+          "import { AppModule } from './app.module';",
+          '',
+          'async function bootstrap() {',
+          '  const app = await NestFactory.create(AppModule, new FastifyAdapter({ logger: true }));',
+          '  await app.listen(3000);',
+          '}',
+          'void bootstrap();',
+          '',
+        ].join('\n'),
+      );
+      const { result: tree, messages } = await messagesDuring(() => nestAdd(host));
+      expect(readText(tree, '/src/main.ts')).toContain('new FastifyAdapter({ logger: true }));\n  configureSvcApp(app);');
+      expect(messages.join('\n')).toContain(
+        "warn: src/main.ts: kept the options of new FastifyAdapter({ logger: true }); add ...svcFastifyOptions() from '@svc/nest' to them (TRUST_PROXY)",
+      );
+    });
+
     it('leaves a main.ts that already calls configureSvcApp untouched', async () => {
       const main = "import { configureSvcApp } from '@svc/nest';\n// configured elsewhere: configureSvcApp\n";
       host.overwrite('/src/main.ts', main);

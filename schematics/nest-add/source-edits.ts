@@ -37,14 +37,18 @@ function lineIndent(text: string, position: number): string {
 
 const isRelative = (module: string): boolean => module.startsWith('.');
 
-/** The edit adding `import { name } from 'module'`, unless some import already binds `name`. */
-function importEdit(source: ts.SourceFile, name: string, module: string): Edit | null {
+/** The edit adding `import { ...names } from 'module'`, but for the names some import already binds. */
+function importEdit(source: ts.SourceFile, wanted: readonly string[], module: string): Edit | null {
   const imports = source.statements.filter(ts.isImportDeclaration);
-  for (const declaration of imports) {
-    const bindings = declaration.importClause?.namedBindings;
-    if (declaration.importClause?.name?.text === name) return null;
-    if (bindings && ts.isNamedImports(bindings) && bindings.elements.some((element) => element.name.text === name)) return null;
-  }
+  const bound = (name: string): boolean =>
+    imports.some((declaration) => {
+      const bindings = declaration.importClause?.namedBindings;
+      if (declaration.importClause?.name?.text === name) return true;
+      return bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.some((element) => element.name.text === name);
+    });
+  const names = wanted.filter((name) => !bound(name));
+  if (names.length === 0) return null;
+  const list = names.join(', ');
   const sameModule = imports.find(
     (declaration) =>
       ts.isStringLiteral(declaration.moduleSpecifier) &&
@@ -56,10 +60,10 @@ function importEdit(source: ts.SourceFile, name: string, module: string): Edit |
   if (sameModule) {
     const named = sameModule.importClause?.namedBindings as ts.NamedImports;
     const last = named.elements[named.elements.length - 1];
-    return last ? { at: last.getEnd(), length: 0, text: `, ${name}` } : { at: named.getStart() + 1, length: 0, text: ` ${name} ` };
+    return last ? { at: last.getEnd(), length: 0, text: `, ${list}` } : { at: named.getStart() + 1, length: 0, text: ` ${list} ` };
   }
   const quote = imports[0]?.moduleSpecifier.getText(source).startsWith('"') ? '"' : "'";
-  const statement = `import { ${name} } from ${quote}${module}${quote};`;
+  const statement = `import { ${list} } from ${quote}${module}${quote};`;
   // Packages after the last package import, relative paths after the last import.
   const packages = imports.filter((declaration) => !isRelative((declaration.moduleSpecifier as ts.StringLiteral).text));
   const anchor = isRelative(module) ? imports[imports.length - 1] : (packages[packages.length - 1] ?? undefined);
@@ -72,8 +76,10 @@ function importEdit(source: ts.SourceFile, name: string, module: string): Edit |
 function importEdits(source: ts.SourceFile, wanted: readonly (readonly [name: string, module: string])[]): Edit[] {
   // Two insertions at the same anchor keep their order: later ones go after earlier ones.
   const edits: Edit[] = [];
-  for (const [name, module] of wanted) {
-    const edit = importEdit(source, name, module);
+  const byModule = new Map<string, string[]>();
+  for (const [name, module] of wanted) byModule.set(module, [...(byModule.get(module) ?? []), name]);
+  for (const [module, names] of byModule) {
+    const edit = importEdit(source, names, module);
     if (edit === null) continue;
     const sameSpot = edits.filter((other) => other.at === edit.at && other.length === 0);
     if (sameSpot.length > 0) {
@@ -202,9 +208,26 @@ function findCreateCall(node: ts.Node): ts.VariableStatement | null {
   return found;
 }
 
+/** `new FastifyAdapter(...)` in the `NestFactory.create(...)` call, if the app runs on Fastify. */
+function findFastifyAdapter(create: ts.VariableStatement): ts.NewExpression | null {
+  let found: ts.NewExpression | null = null;
+  const visit = (node: ts.Node): void => {
+    if (found) return;
+    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'FastifyAdapter') {
+      found = node;
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(create);
+  return found;
+}
+
 /**
  * Calls `configureSvcApp(app)` right after the app is created and listens on
- * `APP_PORT ?? PORT ?? 3100`. Does nothing when the file already calls `configureSvcApp`.
+ * `APP_PORT ?? PORT ?? 3100`; on Fastify, creates the adapter with `svcFastifyOptions()` (what
+ * Fastify reads only when it is created: `TRUST_PROXY`, trailing slashes). Does nothing when the
+ * file already calls `configureSvcApp`.
  */
 export function configureMainFile(fileName: string, text: string): EditResult {
   if (/\bconfigureSvcApp\b/.test(text)) return { text, warnings: [] };
@@ -219,6 +242,17 @@ export function configureMainFile(fileName: string, text: string): EditResult {
   const appName = create.declarationList.declarations[0].name.getText(source);
   const edits: Edit[] = [{ at: create.getEnd(), length: 0, text: `\n${lineIndent(text, create.getStart())}configureSvcApp(${appName});` }];
   const warnings: string[] = [];
+  const wantedImports: [string, string][] = [['configureSvcApp', '@svc/nest']];
+  const fastify = findFastifyAdapter(create);
+  if (fastify && (fastify.arguments?.length ?? 0) === 0) {
+    const start = fastify.getStart(source);
+    edits.push({ at: start, length: fastify.getEnd() - start, text: 'new FastifyAdapter(svcFastifyOptions())' });
+    wantedImports.push(['svcFastifyOptions', '@svc/nest']);
+  } else if (fastify && !/\bsvcFastifyOptions\b/.test(fastify.getText(source))) {
+    warnings.push(
+      `${fileName}: kept the options of ${fastify.getText(source)}; add ...svcFastifyOptions() from '@svc/nest' to them (TRUST_PROXY)`,
+    );
+  }
   let listened = false;
   const visit = (node: ts.Node): void => {
     if (
@@ -240,6 +274,6 @@ export function configureMainFile(fileName: string, text: string): EditResult {
   };
   visit(source);
   if (!listened) warnings.push(`${fileName}: no ${appName}.listen(...) found; listen on ${APP_PORT_EXPRESSION}`);
-  edits.push(...importEdits(source, [['configureSvcApp', '@svc/nest']]));
+  edits.push(...importEdits(source, wantedImports));
   return { text: applyEdits(text, edits), warnings };
 }

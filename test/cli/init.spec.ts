@@ -5,7 +5,24 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertBuilt, build, cleanEnv, linkNodeModules, readJson, ROOT, svc, tempDir } from './generate.helpers';
+import {
+  assertBuilt,
+  build,
+  cleanEnv,
+  CLI,
+  freePort,
+  http,
+  linkNodeModules,
+  portIsFree,
+  readJson,
+  ROOT,
+  type Running,
+  start,
+  stop,
+  svc,
+  tempDir,
+  waitForHealth,
+} from './generate.helpers';
 
 const own = readJson(join(ROOT, 'package.json'));
 const versionOf = (name: string): string => own.dependencies[name] ?? own.devDependencies[name];
@@ -31,12 +48,21 @@ describe('svc init: refusals', () => {
       '[dir]',
       '--name <name>',
       '--language <language>',
+      '--adapter <adapter>',
       '--skip-platform',
       '--skip-install',
       '--package <path-or-spec>',
     ]) {
       expect(run.stdout).toContain(option);
     }
+    expect(run.stdout).toContain('svc init --name todo-api --adapter fastify --skip-platform');
+  });
+
+  it('supports only the express and fastify adapters', () => {
+    const run = init('--name', 'demo', '--adapter', 'koa', '--skip-platform');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('✖ --adapter koa: use express or fastify (default express)\n');
+    expect(existsSync(join(dir, 'demo'))).toBe(false);
   });
 
   it('supports only typescript', () => {
@@ -219,6 +245,71 @@ describe('svc init: the project', () => {
     expect(existsSync(join(project, 'dist', 'main.js'))).toBe(true);
     expect(existsSync(join(project, 'dist', 'autogen', 'notes', 'note.entity.js'))).toBe(true);
   });
+});
+
+describe('svc init --adapter fastify', () => {
+  let parent: string;
+  let project: string;
+  beforeAll(() => {
+    parent = tempDir('init-fastify');
+    const run = svc(
+      parent,
+      ['init', '--name', 'fast', '--adapter', 'fastify', '--skip-platform', '--skip-install'],
+      cleanEnv({ XDG_CONFIG_HOME: join(parent, '.config-home') }),
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Creating fast in ${join(parent, 'fast')} (on fastify)`);
+    project = join(parent, 'fast');
+  });
+  afterAll(() => rmSync(parent, { recursive: true, force: true }));
+
+  it('writes a main.ts on the Fastify adapter, listening on every interface', () => {
+    expect(readFileSync(join(project, 'src/main.ts'), 'utf8')).toBe(
+      [
+        "import { NestFactory } from '@nestjs/core';",
+        "import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';",
+        "import { configureSvcApp, svcFastifyOptions } from '@svc/nest';",
+        "import { AppModule } from './app.module';",
+        '',
+        'async function bootstrap() {',
+        '  const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(svcFastifyOptions()));',
+        '  configureSvcApp(app);',
+        "  await app.listen(process.env.APP_PORT ?? process.env.PORT ?? 3100, '0.0.0.0');",
+        '}',
+        'void bootstrap();',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('depends on @nestjs/platform-fastify and @fastify/static instead of @nestjs/platform-express', () => {
+    const { dependencies } = readJson(join(project, 'package.json'));
+    expect(dependencies['@nestjs/platform-fastify']).toBe(versionOf('@nestjs/platform-fastify'));
+    expect(dependencies['@fastify/static']).toBe(versionOf('@fastify/static'));
+    expect(dependencies['@nestjs/platform-express']).toBeUndefined();
+  });
+
+  it('compiles with the strict tsconfig', () => {
+    linkNodeModules(project);
+    build(project);
+    expect(existsSync(join(project, 'dist', 'main.js'))).toBe(true);
+  });
+
+  let dev: Running | undefined;
+  afterAll(() => stop(dev));
+
+  it('runs under svc dev: CRUD, /_docs with its assets, and a clean stop', async () => {
+    const port = await freePort();
+    dev = start(process.execPath, [CLI, 'dev', '--no-watch'], project, cleanEnv({ APP_PORT: String(port), PGLITE_DATA_DIR: 'memory' }));
+    await waitForHealth(port, dev.output, 90_000);
+    expect((await http(port, 'POST', '/notes', { title: 'on fastify' })).status).toBe(201);
+    expect((await http(port, 'GET', '/notes?filter[0]=title||$eq||on%20fastify')).body.total).toBe(1);
+    expect((await http(port, 'GET', '/_docs/swagger-ui.css')).status).toBe(200);
+    dev.child.kill('SIGTERM');
+    expect(await dev.exit).toBe(0);
+    expect(await portIsFree(port)).toBe(true);
+  }, 120_000);
 });
 
 describe('svc init: options', () => {
