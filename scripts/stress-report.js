@@ -103,6 +103,7 @@ const perDb = (kind) => {
       get(`oracle-sweep-${pre}`, 'serverErrors'),
       get(`invalid-${pre}`, 'serverErrors'),
       get(`injection-${pre}`, 'serverErrors'),
+      get(`tenant-isolation-${pre}`, 'serverErrors'),
     ),
     injections: show(get(`injection-${pre}`, 'injections')),
     faults: kind === 'pglite' ? faults(/faults-pglite\.spec\.ts$/) : faults(/faults-postgres\.spec\.ts$/),
@@ -110,8 +111,32 @@ const perDb = (kind) => {
       kind === 'pglite'
         ? show(get('faults-pglite', 'killRowsLost'))
         : sum(get('faults-postgres', 'outageRowsLost'), get('faults-postgres', 'killRowsLost')),
+    tenantOps: tenantOps(kind),
+    crossTenant: show(get(`tenant-isolation-${pre}`, 'crossTenant')),
+    tenantRows: tenantRows(kind),
+    authAttacks: authAttacks(kind),
   };
 };
+
+/** `<operations> (<clients> clients, <organizations> orgs, <s> s)` of tenant-isolation.spec.ts. */
+function tenantOps(kind) {
+  const t = figures[`tenant-isolation-${kind}`];
+  if (!t) return 'not run';
+  return `${t.operations} (${t.clients} clients, ${t.organizations} orgs, ${Math.round(t.elapsedMs / 1000)} s)`;
+}
+
+/** Rows lost / duplicated or phantom / in the wrong organization, against the clients' ledgers. */
+function tenantRows(kind) {
+  const t = figures[`tenant-isolation-${kind}`];
+  if (!t) return 'not run';
+  return `${t.rowsLost + t.staleRows} / ${t.duplicates + t.phantoms} / ${t.foreignRows}`;
+}
+
+/** `<accepted> of <tried>` of auth-attacks.spec.ts. */
+function authAttacks(kind) {
+  const a = figures[`auth-attacks-${kind}`];
+  return a ? `${a.accepted} of ${a.attacks}` : 'not run';
+}
 const pg = perDb('postgres');
 const lite = perDb('pglite');
 
@@ -119,11 +144,14 @@ const rows = [
   ['queries tried (valid + invalid)', lite.queries, pg.queries],
   ['  of which valid, checked against the oracle', lite.valid, pg.valid],
   ['mismatches with the oracle', lite.mismatches, pg.mismatches],
-  ['5xx answers (queries, garbage, injections)', lite.serverErrors, pg.serverErrors],
+  ['5xx answers (queries, garbage, injections, tenant load)', lite.serverErrors, pg.serverErrors],
   ['injections tried', lite.injections, pg.injections],
   ['faults survived (scenarios passed/run)', lite.faults, pg.faults],
   ['rows lost (acknowledged writes missing after a fault)', lite.rowsLost, pg.rowsLost],
-  ['cross-tenant observations', 'n/a until auth lands', 'n/a until auth lands'],
+  ['tenant isolation: operations under load', lite.tenantOps, pg.tenantOps],
+  ['cross-tenant observations (rows seen, foreign writes accepted)', lite.crossTenant, pg.crossTenant],
+  ['tenant rows lost / duplicated / in the wrong tenant', lite.tenantRows, pg.tenantRows],
+  ['auth attacks accepted', lite.authAttacks, pg.authAttacks],
 ];
 
 const detail = [];
@@ -159,6 +187,20 @@ if (lf.doubleOpenRefused !== undefined)
 if (lf.pgliteConcurrent !== undefined)
   detail.push(`- PGlite: ${lf.pgliteConcurrent} concurrent requests on one connection answered in ${lf.pgliteElapsedMs} ms`);
 for (const kind of ['pglite', 'postgres']) {
+  const t = f(`tenant-isolation-${kind}`);
+  if (t.operations !== undefined)
+    detail.push(
+      `- tenant isolation (${kind}): ${t.operations} operations by ${t.clients} clients of ${t.organizations} organizations in ${t.elapsedMs} ms, ` +
+        `${t.attacks} of them attacks (foreign ids, parents, bodies, X-Organization-Id, filters), ${t.rowsChecked} rows in answers checked, ` +
+        `${t.crossTenant} cross-tenant, ${t.unexpected} unexpected answers, ${t.rowsLost} lost, ${t.staleRows} stale, ${t.duplicates} duplicated, ` +
+        `${t.phantoms} phantom, ${t.foreignRows} in the wrong organization, seed ${t.seed}`,
+    );
+  const timing = f(`auth-timing-${kind}`);
+  if (timing.samples !== undefined)
+    detail.push(
+      `- API key timing (${kind}): median ${timing.firstWrongMedianMs.toFixed(3)} ms for a wrong first character, ` +
+        `${timing.lastWrongMedianMs.toFixed(3)} ms for a wrong last character (${timing.samples} each, interleaved)`,
+    );
   const o = f(`oracle-${kind}`);
   const inv = f(`invalid-${kind}`);
   const sw = f(`oracle-sweep-${kind}`);
@@ -185,7 +227,7 @@ if (pending) {
   for (const file of files) pendingLines.push(`- test/reliability/${file} (run with --pending to check)`);
 }
 
-const width = [Math.max(...rows.map((r) => r[0].length)), 22, 22];
+const width = [0, 1, 2].map((i) => Math.max(i === 0 ? 0 : 22, ...rows.map((r) => String(r[i]).length)));
 const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(width[i])).join(' | ')} |`;
 const table = [line(['', 'PGlite', 'PostgreSQL']), `|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 

@@ -37,7 +37,7 @@ const SEED = reliabilitySeed(20261123);
 const ORGS = Number(process.env.RELIABILITY_TENANTS ?? (STRESS ? 6 : 4));
 /** Clients per organization; their credential kinds rotate so that every kind is used. */
 const CLIENTS_PER_ORG = STRESS ? 4 : 2;
-const RUN_MS = Number(process.env.RELIABILITY_TENANT_MS ?? (STRESS ? 20_000 : 4_000));
+const RUN_MS = Number(process.env.RELIABILITY_TENANT_MS ?? (STRESS ? 15_000 : 4_000));
 const MAX_REPORTED = 15;
 
 type Row = Record<string, unknown>;
