@@ -588,3 +588,35 @@ describe.each(DATABASE_KINDS)('auth attacks (%s)', (kind) => {
     expect(accepted).toEqual([]);
   });
 });
+
+describe('a credential sent twice, on Fastify (pglite)', () => {
+  let running: RunningApp;
+  let w: AttacksWorld;
+
+  beforeAll(async () => {
+    running = await startApp('pglite', attacksAppModule, { fastify: {} });
+    w = await seedAttacksWorld(running.app);
+  }, 120_000);
+  afterAll(() => running?.close());
+
+  const get = (headers: Record<string, string | string[]>) => {
+    const req = request(running.app.getHttpServer()).get('/documents');
+    for (const [name, value] of Object.entries(headers)) req.set(name, value as string);
+    return req;
+  };
+
+  it('is refused like on Express: two Authorization headers, two X-API-Key headers, two svc_session cookies', async () => {
+    await get({ Authorization: `Bearer ${w.tokens.alice}` }).expect(200);
+    await get({ Cookie: `svc_session=${w.tokens.alice}` }).expect(200);
+    const twice: Record<string, string | string[]>[] = [
+      { Authorization: [`Bearer ${w.tokens.alice}`, 'Bearer garbage'] },
+      { Authorization: [`Bearer ${w.tokens.alice}`, `Bearer ${w.tokens.bob}`] },
+      { 'X-API-Key': [w.keyA, w.keyA] },
+      { Cookie: `svc_session=${w.tokens.alice}; svc_session=${w.tokens.bob}` },
+    ];
+    for (const headers of twice) {
+      const res = await get(headers);
+      expect({ headers, status: res.status, body: res.body }).toEqual({ headers, status: 401, body: INVALID });
+    }
+  });
+});
