@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// npm run bench [-- options]: seeds PostgreSQL, checks that ours, reference and floor answer the same
-// data, loads each in turn with autocannon, times the generator and the sample's cold start, and
+// npm run bench [-- options]: seeds PostgreSQL, checks that ours (Express), ours-fastify (the same app on
+// Nest's Fastify adapter), reference and floor answer the same data, loads each in turn with autocannon, times the generator and the sample's cold start, and
 // writes bench/results/latest.{md,json}. Options (any of them writes bench/results/<out>.* instead):
 //   --quick                 2 s timed windows, 1 s warm-up (smoke run)
-//   --scenarios=a,b         only these scenarios          --servers=ours,reference   only these servers
+//   --scenarios=a,b         only these scenarios          --servers=ours,ours-fastify,reference,floor   only these
 //   --patch=file.patch      build ours from lib/ with this patch applied (repeatable)
 //   --floor-total=window    floor computes totals with COUNT(*) OVER(), as lib/ did before 7ee4d9a (default: subquery)
 //   --profile               CPU-profile ours per scenario instead of comparing; writes <out>-profile.md
@@ -45,9 +45,9 @@ function parseArgs(argv) {
 const log = (message) => console.log(`[bench] ${message}`);
 
 /**
- * Scenario by scenario, every server in turn, all three processes up (only one under load at a time):
- * a warm-up each, then four rounds in mirrored order (A B C, C B A, A B C, C B A) so drift in the shared
- * machine's background load cancels out of the ratios instead of favouring whoever runs first.
+ * Scenario by scenario, every server in turn, all processes up (only one under load at a time): a
+ * warm-up each, then four rounds in mirrored order (A B C D, D C B A, A B C D, D C B A) so drift in the
+ * shared machine's background load cancels out of the ratios instead of favouring whoever runs first.
  */
 async function timeServers(options, scenarios, load) {
   const names = options.servers ?? Object.keys(SERVERS);
@@ -93,7 +93,7 @@ async function timeServers(options, scenarios, load) {
         const r = results[scenario.name][name];
         const failed = r.non2xx + r.errors;
         log(
-          `${scenario.name.padEnd(18)} ${name.padEnd(9)} ${r.rps.toFixed(0).padStart(6)} req/s (rounds ${r.rounds.join(', ')})  p50 ${r.p50} ms  p99 ${r.p99} ms  ` +
+          `${scenario.name.padEnd(18)} ${name.padEnd(12)} ${r.rps.toFixed(0).padStart(6)} req/s (rounds ${r.rounds.join(', ')})  p50 ${r.p50} ms  p99 ${r.p99} ms  ` +
             `CPU ${r.cpuUsPerRequest} µs/req, PostgreSQL ${r.dbCpuUsPerRequest} µs/req${failed ? `  !! ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
         );
       }

@@ -7,6 +7,8 @@ const { BENCH, BUILD } = require('./build');
 
 const SERVERS = {
   ours: { port: 3301, entry: () => path.join(BUILD, 'apps', 'ours', 'main.js'), label: 'ours (@svc/nest)' },
+  // The same compiled application, started by the main.ts of `svc init --adapter fastify`.
+  'ours-fastify': { port: 3304, entry: () => path.join(BUILD, 'apps', 'ours', 'main-fastify.js'), label: 'ours on Fastify (@svc/nest)' },
   reference: { port: 3302, entry: () => path.join(BUILD, 'apps', 'reference', 'main.js'), label: 'reference (@dataui/crud 5.3.4)' },
   floor: { port: 3303, entry: () => path.join(BENCH, 'apps', 'floor', 'server.js'), label: 'floor (node:http + pg)' },
 };
