@@ -107,7 +107,11 @@ describe('production settings, in a real process', () => {
     expect(proc.output()).toContain('LOG_LEVEL="chatty" is not valid. Use one of: error, warn, log, debug, verbose');
   });
 
-  describe.each(DATABASE_KINDS)('graceful shutdown on SIGTERM (%s)', (kind) => {
+  const shutdownCases: [(typeof DATABASE_KINDS)[number], 'express' | 'fastify'][] = [
+    ...DATABASE_KINDS.map((kind): [(typeof DATABASE_KINDS)[number], 'express'] => [kind, 'express']),
+    ['postgres', 'fastify'],
+  ];
+  describe.each(shutdownCases)('graceful shutdown on SIGTERM (%s, %s)', (kind, adapter) => {
     let database: TestDatabase;
     beforeAll(async () => {
       database = await createTestDatabase(kind);
@@ -117,14 +121,14 @@ describe('production settings, in a real process', () => {
     /** PGlite: local settings. PostgreSQL: schema made once (the release step), then a production instance. */
     async function startInstance(): Promise<{ proc: OpsProcess; port: number }> {
       if (kind === 'postgres') {
-        const release = start({ ...database.env, DATABASE_SYNC: 'true', LOG_LEVEL: 'warn' });
+        const release = start({ ...database.env, DATABASE_SYNC: 'true', LOG_LEVEL: 'warn', OPS_ADAPTER: adapter });
         await release.listening;
         release.child.kill('SIGTERM');
         expect(await release.exited).toEqual({ code: 0, signal: null });
-        const proc = start({ NODE_ENV: 'production', DATABASE_URL: database.env.DATABASE_URL });
+        const proc = start({ NODE_ENV: 'production', DATABASE_URL: database.env.DATABASE_URL, OPS_ADAPTER: adapter });
         return { proc, port: await proc.listening };
       }
-      const proc = start(database.env);
+      const proc = start({ ...database.env, OPS_ADAPTER: adapter });
       return { proc, port: await proc.listening };
     }
 
