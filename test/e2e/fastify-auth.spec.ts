@@ -1,4 +1,4 @@
-/** SvcAuthGuard and the tenant scope on Nest's Fastify adapter (the Express suites: auth-tokens, tenancy-scope). */
+/** Login, SvcAuthGuard and the tenant scope on Nest's Fastify adapter (the Express suites: auth-login, auth-tokens, tenancy-scope). */
 import { bearer, mintToken, seedWorld, type World } from '../apps/tenancy/fixtures';
 import { tenancyAppModule } from '../apps/tenancy/src/app.module';
 import { DATABASE_KINDS } from '../support/databases';
@@ -28,6 +28,16 @@ describe.each(DATABASE_KINDS)('on Fastify: authentication and tenant scope (%s)'
       .set('Cookie', `svc_session=${token.slice(0, -4)}AAAA`)
       .expect(401);
     expect(wrong.body).toEqual({ statusCode: 401, message: 'Invalid token', error: 'Unauthorized' });
+  });
+
+  it('logs in and refreshes over /api/auth, and the access token works', async () => {
+    const login = await http().post('/api/auth/login').send({ email: w.alice.email, password: w.alice.password }).expect(200);
+    expect(login.body).toEqual({ accessToken: expect.any(String), refreshToken: expect.any(String), tokenType: 'Bearer', expiresIn: 600 });
+    await http().get('/projects').set(bearer(login.body.accessToken)).expect(200);
+    const refreshed = await http().post('/api/auth/refresh').send({ refreshToken: login.body.refreshToken }).expect(200);
+    await http().get('/projects').set('Cookie', `svc_session=${refreshed.body.accessToken}`).expect(200);
+    const wrong = await http().post('/api/auth/login').send({ email: w.alice.email, password: 'nope' }).expect(401);
+    expect(wrong.body).toEqual({ statusCode: 401, message: 'Invalid email or password', error: 'Unauthorized' });
   });
 
   it("scopes rows to the caller's tenant: 403 for another tenant's row, 404 for none", async () => {
