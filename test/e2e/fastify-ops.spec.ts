@@ -83,3 +83,23 @@ describe('on Fastify: CORS, rate limit behind a proxy, request log and drain (po
     });
   });
 });
+
+describe('svcFastifyOptions', () => {
+  it.each<[string | undefined, unknown]>([
+    [undefined, undefined],
+    ['', undefined],
+    ['true', true],
+    ['false', false],
+    ['loopback, 10.0.0.0/8', 'loopback, 10.0.0.0/8'],
+  ])('TRUST_PROXY=%p → trustProxy %p', (value, expected) => {
+    expect(svcFastifyOptions({ TRUST_PROXY: value })).toEqual({
+      routerOptions: { ignoreTrailingSlash: true },
+      ...(expected === undefined ? {} : { trustProxy: expected }),
+    });
+  });
+
+  it('counts a hop count as Express does: the first N addresses from the socket are proxies', () => {
+    const trust = svcFastifyOptions({ TRUST_PROXY: '2' }).trustProxy as (address: string, hop: number) => boolean;
+    expect([0, 1, 2].map((hop) => trust('10.0.0.1', hop))).toEqual([true, true, false]);
+  });
+});
