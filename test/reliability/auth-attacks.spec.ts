@@ -32,7 +32,6 @@ import { type RunningApp, startApp } from '../support/start-app';
 import { recordFigures, STRESS } from './support/figures';
 
 // The module object lib/auth/api-keys.ts calls `timingSafeEqual` on (a spy on it sees lib's calls).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const nodeCrypto: typeof import('node:crypto') = require('node:crypto');
 
 const INVALID = { statusCode: 401, message: 'Invalid token', error: 'Unauthorized' };
