@@ -29,6 +29,9 @@ const esmPackages = [
   'uint8array-extras',
   'load-esm',
   'yoctocolors',
+  // @fastify/static (the /_docs assets on Fastify) requires content-disposition 3, an ES module.
+  '@fastify',
+  'content-disposition',
 ];
 
 module.exports = {

@@ -1,7 +1,6 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import type { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { dirname } from 'node:path';
 import { configureSvcApp, SvcModule } from '@svc/nest';
 import { createTestDatabase, type TestDatabase } from './databases';
 
@@ -33,7 +32,6 @@ export async function startApp(
   } else {
     // Loaded only by the suites that ask for it.
     const { FastifyAdapter } = await import('@nestjs/platform-fastify');
-    serveDocsAssetsUnderJest();
     app = moduleRef.createNestApplication(new FastifyAdapter(adapter.fastify), options);
   }
   configureSvcApp(app);
@@ -48,16 +46,6 @@ export async function startApp(
       await database.drop();
     },
   };
-}
-
-/**
- * On Fastify, `/_docs` assets come from `@fastify/static`, which requires content-disposition 3,
- * an ES module: Node loads it, jest (CommonJS, and jest.config.js does not transform it) cannot.
- * Under jest it is replaced by the CommonJS content-disposition 2 that Express uses (same `create()`).
- */
-function serveDocsAssetsUnderJest(): void {
-  const esm = require.resolve('content-disposition', { paths: [dirname(require.resolve('@fastify/static'))] });
-  if (esm !== require.resolve('content-disposition')) jest.doMock(esm, () => jest.requireActual('content-disposition'));
 }
 
 export { SvcModule };
