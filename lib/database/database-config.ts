@@ -105,12 +105,7 @@ export function displayPath(dir: string): string {
  * transaction mode before 1.21, or without `max_prepared_statements`).
  */
 export function readPreparedStatements(env: NodeJS.ProcessEnv): boolean {
-  const raw = readVar(env, 'DATABASE_PREPARED_STATEMENTS');
-  if (raw === undefined) return true;
-  const value = raw.toLowerCase();
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  throw new DatabaseConfigError(`DATABASE_PREPARED_STATEMENTS="${raw}" is not valid. Use true or false.`);
+  return readBoolean(env, 'DATABASE_PREPARED_STATEMENTS', true);
 }
 
 function readVar(env: NodeJS.ProcessEnv, name: string): string | undefined {
@@ -130,12 +125,16 @@ function readType(env: NodeJS.ProcessEnv): DatabaseType | undefined {
 }
 
 function readSync(env: NodeJS.ProcessEnv, fallback: boolean): boolean {
-  const raw = readVar(env, 'DATABASE_SYNC');
+  return readBoolean(env, 'DATABASE_SYNC', fallback);
+}
+
+function readBoolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = readVar(env, name);
   if (raw === undefined) return fallback;
   const value = raw.toLowerCase();
   if (value === 'true') return true;
   if (value === 'false') return false;
-  throw new DatabaseConfigError(`DATABASE_SYNC="${raw}" is not valid. Use true or false.`);
+  throw new DatabaseConfigError(`${name}="${raw}" is not valid. Use true or false.`);
 }
 
 function readDataDir(env: NodeJS.ProcessEnv): string | null {
