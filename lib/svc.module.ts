@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { SvcAccountController } from './auth/account.controller';
 import { SvcAuthController } from './auth/auth.controller';
 import { svcDataSourceFactory } from './database/typeorm-options';
 import { HealthModule } from './health/health.module';
@@ -71,7 +72,7 @@ export class SvcModule extends ConfigurableModuleClass {
         HealthModule,
         SvcOperationsModule.forRoot(optionsModule, { rateLimit }),
       ],
-      controllers: authRoutes ? [SvcAuthController] : [],
+      controllers: authRoutes ? [SvcAuthController, SvcAccountController] : [],
       providers: [...runtimeProviders, ...authProviders],
       exports: [optionsModule, SvcRuntime, ...authExports],
     };

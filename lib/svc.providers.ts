@@ -1,6 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
+import { SvcAccountService } from './auth/account.service';
 import { SvcApiKeyService } from './auth/api-key.service';
 import { SVC_JWT_SECRET } from './auth/auth.constants';
 import { authEntities } from './auth/auth.entities';
@@ -71,6 +72,7 @@ export const authProviders: Provider[] = [
   SvcApiKeyService,
   SvcJwtAuthenticator,
   SvcAuthService,
+  SvcAccountService,
   SvcAuthGuard,
   ScopeGuard,
 ];

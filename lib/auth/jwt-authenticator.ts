@@ -61,11 +61,12 @@ export class SvcJwtAuthenticator {
     });
   }
 
-  /** Claims an access token must carry; a live session when it names one. */
+  /** Claims an access token must carry (`sub`, `exp`; `typ`, when present, `access`); a live session when it names one. */
   protected async validate(payload: unknown): Promise<AuthContext | null> {
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return null;
     const claims = payload as Record<string, unknown>;
-    if (claims.typ !== ACCESS_TOKEN_TYPE) return null;
+    // The spec's tokens carry no `typ`; one that names another type (a refresh token) is never access.
+    if (claims.typ !== undefined && claims.typ !== ACCESS_TOKEN_TYPE) return null;
     if (typeof claims.exp !== 'number') return null;
     const sub = claims.sub;
     if (!((typeof sub === 'string' && sub !== '') || (typeof sub === 'number' && Number.isFinite(sub)))) return null;

@@ -32,3 +32,6 @@ export async function dummyPasswordCheck(password: string): Promise<void> {
   dummyHash ??= bcrypt.hash(`svc-dummy-${Math.random()}`, PASSWORD_HASH_COST);
   await bcrypt.compare(password, await dummyHash);
 }
+
+/** Longest password accepted anywhere (create, update, reset, login): longer ones answer 400, never truncated. */
+export const MAX_PASSWORD_LENGTH = 256;

@@ -1,12 +1,14 @@
 import { NotFoundException } from '@nestjs/common';
 import type { ObjectLiteral, Repository } from 'typeorm';
 import { hashPassword } from '../auth/password';
+import { revokeUserSessions } from '../auth/session-revocation';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
 import type { Page } from '../interfaces/page.interface';
 import { validateQuery } from '../query/validate-query';
 import type { ParsedQuery, ValidatedQuery } from '../query/query.types';
 import type { CrudOperation, EntityModel } from '../schema/model';
 import { ScopeViolationException } from '../exceptions/scope.exceptions';
+import { IdentityRules } from '../scope/identity-rules';
 import { ScopeEnforcer } from '../scope/scope-enforcer';
 import type { SvcRuntime } from '../svc-runtime';
 import type { EntityPlan } from './entity-plan';
@@ -39,6 +41,7 @@ type Id = string | number;
 export class CrudService<T extends ObjectLiteral> {
   protected readonly entity: EntityModel;
   private readonly scope: ScopeEnforcer;
+  private readonly identity: IdentityRules;
 
   constructor(
     protected readonly repository: Repository<T>,
@@ -47,6 +50,7 @@ export class CrudService<T extends ObjectLiteral> {
   ) {
     this.entity = runtime.entity(entityName);
     this.scope = new ScopeEnforcer(runtime);
+    this.identity = new IdentityRules(runtime.model);
   }
 
   /** `GET /<entities>`: one page of records matching the query. */
@@ -91,7 +95,10 @@ export class CrudService<T extends ObjectLiteral> {
     return this.write(id, body, request, false);
   }
 
-  /** `PUT /<entities>/:id`: omitted fields return to their default, or null. */
+  /**
+   * `PUT /<entities>/:id`: omitted fields return to their default, or null; an omitted password,
+   * and an omitted authority field of an identity entity, keep their stored value.
+   */
   async replaceOne(id: Id, body: object, request: CrudRequest): Promise<Partial<T>> {
     return this.write(id, body, request, true);
   }
@@ -137,38 +144,65 @@ export class CrudService<T extends ObjectLiteral> {
     this.assertPossibleId(id);
     const conditions = this.allConditions(request, 'update');
     const values = await this.prepareUpdate(body, request);
+    this.identity.checkWrite(this.entity, body, values, request, 'update', id);
     await this.scope.prepareWrite(this.entity, values, request, 'update', replace);
-    await this.hashPasswords(values);
-    const record = await this.runtime.writerFor(request).update(this.plan, id, values, conditions, replace);
+    const passwordChanged = await this.hashPasswords(values);
+    const mode = replace ? this.keptOnReplace() : false;
+    const record = await this.runtime.writerFor(request).update(this.plan, id, values, conditions, mode);
     if (!record) throw await this.missing(id, request, 'update');
+    // A new password ends every session of the user: whoever knew the old one is logged out.
+    if (passwordChanged && this.identity.kindOf(this.entity) === 'user') await revokeUserSessions(this.runtime, String(id));
     return record as Partial<T>;
+  }
+
+  /** Columns a replace keeps when the body omits them: password hashes and identity authority fields. */
+  private keptOnReplace(): ReadonlySet<string> {
+    const kept = this.entity.columns.filter((column) => column.field?.isPassword).map((column) => column.name);
+    return new Set([...kept, ...this.identity.authorityColumns(this.entity).map((column) => column.name)]);
   }
 
   /** The hook's values, then scope (injected or checked, after the hook so it cannot be undone), then hashes. */
   private async createValues(body: object, request: CrudRequest): Promise<Record<string, unknown>> {
+    this.identity.assertOperation(this.entity, request, 'create');
     const values = await this.prepareCreate(body, request);
+    this.identity.checkWrite(this.entity, body, values, request, 'create');
     await this.scope.prepareWrite(this.entity, values, request, 'create', true);
     await this.hashPasswords(values);
     return values;
   }
 
-  /** Every `is_password` column is stored as a bcrypt hash, never as given. */
-  private async hashPasswords(values: Record<string, unknown>): Promise<void> {
+  /** Every password column is stored as a slow hash, never as given; true when one is written. */
+  private async hashPasswords(values: Record<string, unknown>): Promise<boolean> {
+    let hashed = false;
     for (const column of this.entity.columns) {
       if (!column.field?.isPassword) continue;
       const value = values[column.name];
-      if (typeof value === 'string') values[column.name] = await hashPassword(value);
+      if (typeof value === 'string') {
+        values[column.name] = await hashPassword(value);
+        hashed = true;
+      }
     }
+    return hashed;
   }
 
   /** The tenant scope of the root rows (403 when the context lacks it), then the `conditions()` hook. */
   private allConditions(request: CrudRequest, operation: CrudOperation): RootCondition[] {
-    return [...this.scope.rootConditions(this.entity, request, operation), ...this.conditions(request, operation)];
+    return [
+      ...this.scope.rootConditions(this.entity, request, operation),
+      ...this.identity.rootConditions(this.entity, request, operation),
+      ...this.conditions(request, operation),
+    ];
   }
 
-  /** The tenant scope of every other entity a read reaches through joins and relation filters. */
+  /** The tenant scope and identity rules of every other entity a read reaches through joins and relation filters. */
   private related(request: CrudRequest, operation: CrudOperation): RelatedCondition {
-    return this.scope.related(request, operation);
+    const scoped = this.scope.related(request, operation);
+    return (target, sql) => {
+      const conditions = [scoped(target, sql), this.identity.related(target, request, sql)].filter(
+        (condition): condition is string => condition !== null,
+      );
+      return conditions.length === 0 ? null : conditions.join(' AND ');
+    };
   }
 
   private validate(query: ParsedQuery): ValidatedQuery {

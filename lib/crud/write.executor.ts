@@ -5,6 +5,12 @@ import { type AliasedEntity, SqlContext } from './sql-context';
 
 type Record_ = Record<string, unknown>;
 
+/**
+ * How an update treats the writable columns a body omits: `false` keeps them (PATCH), `true`
+ * returns each to its default or NULL (PUT), a set does that except for the columns it names.
+ */
+export type Replace = boolean | ReadonlySet<string>;
+
 /** The PostgreSQL protocol numbers bind parameters with 16 bits. */
 const MAX_BIND_PARAMETERS = 65535;
 
@@ -83,7 +89,7 @@ export class WriteExecutor {
     id: string | number,
     values: Record_,
     conditions: readonly RootCondition[],
-    replace: boolean,
+    replace: Replace,
   ): Promise<Record_ | null> {
     const sql = this.sqlContext();
     const root: AliasedEntity = { alias: plan.table, plan };
@@ -145,7 +151,7 @@ export class WriteExecutor {
     id: string | number,
     values: Record_,
     conditions: readonly RootCondition[],
-    replace: boolean,
+    replace: Replace,
   ): Promise<WriteChange | null> {
     const deleted = plan.model.softDelete ? 'live' : 'any';
     return this.trackedUpdate(plan, id, writableValues(plan, values, replace), conditions, deleted);
@@ -240,11 +246,11 @@ export class WriteExecutor {
 }
 
 /** The body's values for writable columns only; with `fillDefaults`, omitted ones become DEFAULT. */
-function writableValues(plan: EntityPlan, body: Record_, fillDefaults: boolean): Record_ {
+function writableValues(plan: EntityPlan, body: Record_, replace: Replace): Record_ {
   const values: Record_ = {};
   for (const { model: column } of plan.writableColumns) {
     if (body[column.name] !== undefined) values[column.name] = body[column.name];
-    else if (fillDefaults) values[column.name] = DEFAULT_VALUE;
+    else if (replace === true || (replace instanceof Set && !replace.has(column.name))) values[column.name] = DEFAULT_VALUE;
   }
   return values;
 }

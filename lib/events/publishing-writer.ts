@@ -1,6 +1,6 @@
 import type { EntityPlan } from '../crud/entity-plan';
 import type { RootCondition } from '../crud/read.executor';
-import type { WriteExecutor } from '../crud/write.executor';
+import type { Replace, WriteExecutor } from '../crud/write.executor';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { DomainEventPublisher } from './domain-event-publisher';
 
@@ -37,7 +37,7 @@ export class PublishingWriter {
     id: string | number,
     values: Row,
     conditions: readonly RootCondition[],
-    replace: boolean,
+    replace: Replace,
   ): Promise<Row | null> {
     if (!this.publisher.enabled(plan.model)) return this.writer.update(plan, id, values, conditions, replace);
     const change = await this.writer.updateTracked(plan, id, values, conditions, replace);

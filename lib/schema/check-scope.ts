@@ -1,5 +1,6 @@
 /** Checks of `scopeBy`, `scopeOptions` and `joins`: every path must resolve through the relations. */
 import { CheckContext, entityPath, type IndexedEntity } from './check-context';
+import { PRIMARY_KEY } from './identity-fields';
 import type { FieldType } from './model';
 import { didYouMean } from './suggest';
 
@@ -28,6 +29,8 @@ function scopePathFailure(ctx: CheckContext, start: string, path: string): PathF
     entity = relation.target;
   }
   const last = segments[segments.length - 1];
+  // The primary key: the row's own id is the tenant (the organization table itself).
+  if (last === PRIMARY_KEY) return undefined;
   const column = ctx.column(entity, last);
   if (column === undefined) {
     if (ctx.incomplete.has(entity)) return undefined;
@@ -58,6 +61,14 @@ function joinPathFailure(ctx: CheckContext, start: string, path: string): PathFa
       return { message: `"${path}": ${entity} has no relation "${segment}"${didYouMean(segment, names)}` };
     }
     entity = relation.target;
+    if (entity === ctx.raw.auth?.sessionEntity) {
+      return { message: `"${path}": ${entity} is auth.sessionEntity; sessions are never served, so they cannot be joined` };
+    }
+    if (ctx.entities.get(entity)?.entity.http === false) {
+      return {
+        message: `"${path}": ${entity} has "http": false, so it cannot be joined; serve it from src/extensions/ instead`,
+      };
+    }
   }
   return undefined;
 }

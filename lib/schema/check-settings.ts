@@ -1,5 +1,6 @@
 /** Checks of the top-level settings: `auth` entities and `api` limits. */
-import { CheckContext, fieldPath } from './check-context';
+import { CheckContext, entityPath, fieldPath } from './check-context';
+import { conventionalPasswordField } from './identity-fields';
 import { didYouMean } from './suggest';
 
 const AUTH_ENTITY_KEYS = ['userEntity', 'sessionEntity', 'accountUserEntity'] as const;
@@ -25,8 +26,11 @@ function checkUserEntity(ctx: CheckContext, name: string): void {
       'the "email" field of the user entity must be unique: it identifies the user at login',
     );
   }
-  if (!user.entity.fields.some((field) => field.is_password === true)) {
-    ctx.report('auth.userEntity', `${name} needs a field with "is_password": true to hold the password hash`);
+  if (!user.entity.fields.some((field) => field.is_password === true) && conventionalPasswordField(user.entity) === undefined) {
+    ctx.report(
+      'auth.userEntity',
+      `${name} needs a password field: a text field named "password" or "passwordHash", or any text field with "is_password": true`,
+    );
   }
 }
 
@@ -49,6 +53,12 @@ function checkAuth(ctx: CheckContext): void {
   const user = auth.userEntity !== undefined && ctx.entities.has(auth.userEntity) ? auth.userEntity : undefined;
   if (user !== undefined) checkUserEntity(ctx, user);
   const { sessionEntity: session, accountUserEntity: account } = auth;
+  if (session !== undefined && ctx.entities.get(session)?.entity.http === true) {
+    ctx.report(
+      `${entityPath(ctx.entities.get(session)!.index)}.http`,
+      `${session} is auth.sessionEntity: sessions are never served over generated routes; remove "http" or set it to false`,
+    );
+  }
   if (user !== undefined && session !== undefined && session !== user && ctx.entities.has(session)) {
     if (!hasManyToOne(ctx, session, user) && !ctx.incomplete.has(session)) {
       ctx.report('auth.sessionEntity', `${session} needs a many-to-one relationship to the user entity ${user}`);

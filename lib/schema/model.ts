@@ -146,6 +146,8 @@ export interface AuthModel {
   readonly organizationField: string;
   /** Register the auth and scope guards globally (default false). */
   readonly globalGuards: boolean;
+  /** Roles that administer identities of their own organization (`auth.adminRoles`, default none). */
+  readonly adminRoles: readonly string[];
   /** Prefix of service API keys, default `svc`. Keys look like `<prefix>_<secret>`. */
   readonly apiKeyPrefix: string;
   /** Access token lifetime in seconds, default 900. */

@@ -15,6 +15,7 @@ import {
   type ScopePathModel,
   type ServiceModel,
 } from './model';
+import { conventionalPasswordField, isUserEntity, PRIMARY_KEY } from './identity-fields';
 import { toCamelCase, toKebabCase, toRouteName, toTableName } from './naming';
 import type { RawAuth, RawEntity, RawField, RawSvcrc } from './raw-svcrc.types';
 import { resolveRelations, type ResolvedRelation } from './resolve-relations';
@@ -36,7 +37,7 @@ export const SVCRC_DEFAULTS = {
   poolMax: 20,
 } as const;
 
-function normalizeField(raw: RawField): FieldModel {
+function normalizeField(raw: RawField, passwordByConvention: string | undefined): FieldModel {
   const type = raw.type ?? 'text';
   return {
     name: raw.name ?? '',
@@ -44,7 +45,7 @@ function normalizeField(raw: RawField): FieldModel {
     nullable: raw.nullable ?? false,
     unique: raw.unique ?? false,
     isEmail: raw.is_email ?? false,
-    isPassword: raw.is_password ?? false,
+    isPassword: raw.is_password ?? (raw.name !== undefined && raw.name === passwordByConvention),
     ...(type === 'enum' && raw.values !== undefined ? { values: [...raw.values] } : {}),
     ...(raw.default !== undefined ? { default: raw.default } : {}),
     ...(raw.precision !== undefined ? { precision: raw.precision } : {}),
@@ -116,6 +117,7 @@ function resolveScopePath(
   path: string,
   entity: string,
   relationsOf: (entity: string) => readonly RelationModel[],
+  organizationField: string,
 ): ScopePathModel {
   const segments = path.split('.');
   const relations = segments.slice(0, -1);
@@ -124,19 +126,24 @@ function resolveScopePath(
     fieldEntity = relationsOf(fieldEntity).find((relation) => relation.name === name)?.target ?? fieldEntity;
   }
   const field = segments[segments.length - 1];
-  return { path, relations, field, fieldEntity, contextKey: field };
+  // A path to a primary key compares it with the caller's organization.
+  return { path, relations, field, fieldEntity, contextKey: field === PRIMARY_KEY ? organizationField : field };
 }
 
 function buildScope(
   raw: RawEntity,
   name: string,
   relationsOf: (entity: string) => readonly RelationModel[],
+  organizationField: string,
+  organizationEntity: string | null,
 ): ScopeModel | null {
-  if (raw.scopeBy === undefined) return null;
-  const entries = typeof raw.scopeBy === 'string' ? [raw.scopeBy] : raw.scopeBy;
+  // The organization table is scoped by its own id unless it says otherwise: members never see other tenants.
+  const scopeBy = raw.scopeBy ?? (name === organizationEntity ? PRIMARY_KEY : undefined);
+  if (scopeBy === undefined) return null;
+  const entries = typeof scopeBy === 'string' ? [scopeBy] : scopeBy;
   const enforceOn = raw.scopeOptions?.enforceOn;
   return {
-    paths: entries.map((entry) => resolveScopePath(entry, name, relationsOf)),
+    paths: entries.map((entry) => resolveScopePath(entry, name, relationsOf, organizationField)),
     injectOnCreate: raw.scopeOptions?.injectOnCreate ?? true,
     enforceOn: enforceOn === undefined ? [...CRUD_OPERATIONS] : CRUD_OPERATIONS.filter((op) => enforceOn.includes(op)),
     bypassRoles: [...(raw.scopeOptions?.bypassRoles ?? [])],
@@ -153,10 +160,48 @@ function normalizeAuth(raw: RawAuth | undefined): AuthModel | null {
     accountUserEntity: raw.accountUserEntity ?? null,
     organizationField: raw.organizationField ?? defaults.organizationField,
     globalGuards: raw.globalGuards ?? defaults.globalGuards,
+    adminRoles: [...(raw.adminRoles ?? [])],
     apiKeyPrefix: raw.apiKeyPrefix ?? defaults.apiKeyPrefix,
     accessTokenTtl: raw.accessTokenTtl ?? defaults.accessTokenTtl,
     refreshTokenTtl: raw.refreshTokenTtl ?? defaults.refreshTokenTtl,
   };
+}
+
+/**
+ * The organization table: the target of the many-to-one relation whose foreign key is the
+ * organization field of the membership entity, else of the user entity; null when there is none.
+ */
+function findOrganizationEntity(
+  auth: RawAuth | undefined,
+  organizationField: string,
+  relationsOf: (entity: string) => readonly RelationModel[],
+): string | null {
+  for (const holder of [auth?.accountUserEntity, auth?.userEntity]) {
+    if (holder === undefined) continue;
+    const relation = relationsOf(holder).find(
+      (candidate) => candidate.kind === 'many-to-one' && candidate.foreignKey === organizationField,
+    );
+    if (relation) return relation.target;
+  }
+  return null;
+}
+
+/** Whether the dotted relation path from `start` passes through `entity`. */
+function reachesEntity(
+  path: string,
+  start: string,
+  entity: string | null,
+  relationsOf: (entity: string) => readonly RelationModel[],
+): boolean {
+  if (entity === null) return false;
+  let current = start;
+  for (const segment of path.split('.')) {
+    const target = relationsOf(current).find((relation) => relation.name === segment)?.target;
+    if (target === undefined) return false;
+    if (target === entity) return true;
+    current = target;
+  }
+  return false;
 }
 
 /** Normalizes a `.svcrc` that `checkJsonSchema()` and `checkSvcrc()` found no problem in. */
@@ -170,10 +215,16 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
     [...resolved].map(([entity, relations]) => [entity, relations.map(toRelationModel)] as const),
   );
   const relationsOf = (entity: string): readonly RelationModel[] => relationsByEntity.get(entity) ?? [];
+  const organizationField = raw.auth?.organizationField ?? SVCRC_DEFAULTS.auth.organizationField;
+  const organizationEntity = findOrganizationEntity(raw.auth, organizationField, relationsOf);
+  const sessionEntity = raw.auth?.sessionEntity ?? null;
+  const served = (entity: string): boolean =>
+    entity !== sessionEntity && rawEntities.find((candidate) => candidate.name === entity)?.http !== false;
 
   const entities = rawEntities.map((entity): EntityModel => {
     const name = entity.name ?? '';
-    const fields = entity.fields.map(normalizeField);
+    const passwordByConvention = isUserEntity(raw, entity) ? conventionalPasswordField(entity) : undefined;
+    const fields = entity.fields.map((field) => normalizeField(field, passwordByConvention));
     const relations = relationsOf(name);
     return {
       name,
@@ -187,10 +238,15 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
       createdAt: entity.created_at ?? false,
       updatedAt: entity.updated_at ?? false,
       softDelete: entity.softDelete ?? false,
-      http: entity.http ?? true,
-      joins: entity.joins !== undefined ? [...entity.joins] : relations.map((relation) => relation.name),
+      // Sessions are never served, whatever the entity says.
+      http: name !== sessionEntity && (entity.http ?? true),
+      // By default a relation is joinable when its target is served; sessions never are.
+      joins: (entity.joins !== undefined
+        ? [...entity.joins]
+        : relations.filter((relation) => served(relation.target)).map((relation) => relation.name)
+      ).filter((path) => !reachesEntity(path, name, sessionEntity, relationsOf)),
       events: entity.events ?? events,
-      scope: buildScope(entity, name, relationsOf),
+      scope: buildScope(entity, name, relationsOf, organizationField, organizationEntity),
     };
   });
 

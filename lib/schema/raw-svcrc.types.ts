@@ -60,6 +60,7 @@ export interface RawAuth {
   readonly accountUserEntity?: string;
   readonly organizationField?: string;
   readonly globalGuards?: boolean;
+  readonly adminRoles?: readonly string[];
   readonly apiKeyPrefix?: string;
   readonly accessTokenTtl?: number;
   readonly refreshTokenTtl?: number;

@@ -144,6 +144,7 @@ function readAuth(value: unknown): RawAuth | undefined {
     accountUserEntity: string(raw.accountUserEntity),
     organizationField: string(raw.organizationField),
     globalGuards: boolean(raw.globalGuards),
+    adminRoles: strings(raw.adminRoles),
     apiKeyPrefix: string(raw.apiKeyPrefix),
     accessTokenTtl: integer(raw.accessTokenTtl, 1),
     refreshTokenTtl: integer(raw.refreshTokenTtl, 1),

@@ -68,7 +68,10 @@ export class ScopeEnforcer {
     operation: 'create' | 'update',
     replace: boolean,
   ): Promise<void> {
-    const decision = request.skipScope ? ({ kind: 'open' } as const) : this.decide(entity, request, operation);
+    // A new row of an entity scoped by its own id has no id yet: who may create one is not a scope question.
+    const ownKeyOnly = entity.scope?.paths.every((path) => path.relations.length === 0 && path.field === this.plan(entity.name).primaryKey.name);
+    const open = request.skipScope || (operation === 'create' && ownKeyOnly === true);
+    const decision = open ? ({ kind: 'open' } as const) : this.decide(entity, request, operation);
     if (decision.kind === 'open') {
       if (operation === 'create') this.defaultScopeFields(entity, values, request);
       if (request.skipScope) return;
@@ -78,6 +81,8 @@ export class ScopeEnforcer {
     if (decision.kind === 'enforced') {
       const inject = entity.scope!.injectOnCreate;
       for (const entry of decision.values) {
+        // Scoped by its own id (the organization table): the id is the row's, never a body value.
+        if (isOwnKey(entity, entry)) continue;
         if (entry.path.relations.length === 0) {
           this.directField(entry, values, inject, replace);
         } else {
@@ -120,7 +125,7 @@ export class ScopeEnforcer {
     const scope = entity.scope;
     if (!scope?.injectOnCreate) return;
     for (const path of scope.paths) {
-      if (path.relations.length > 0 || values[path.field] !== undefined) continue;
+      if (path.relations.length > 0 || values[path.field] !== undefined || path.field === this.plan(entity.name).primaryKey.name) continue;
       const raw = contextValue(request.auth, path.contextKey);
       const typed = raw === undefined ? null : typedScopeValue(scopeColumn(path, this.runtime.entities), raw);
       if (typed !== null) values[path.field] = typed;
@@ -218,4 +223,9 @@ export class ScopeEnforcer {
 
 export function missingContext(entity: EntityModel, key: string): ScopeViolationException {
   return new ScopeViolationException(`${entity.name} is tenant-scoped: the request has no ${key} context`);
+}
+
+/** Whether a scope entry compares the entity's own primary key (`scopeBy: "id"`). */
+function isOwnKey(entity: EntityModel, entry: ScopeValue): boolean {
+  return entry.path.relations.length === 0 && entry.column.kind === 'primary' && entry.path.fieldEntity === entity.name;
 }

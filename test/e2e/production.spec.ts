@@ -15,6 +15,7 @@ const AUTH: NonNullable<ServiceModel['auth']> = {
   accountUserEntity: null,
   organizationField: 'organizationId',
   globalGuards: false,
+  adminRoles: [],
   apiKeyPrefix: 'svc',
   accessTokenTtl: 900,
   refreshTokenTtl: 1209600,

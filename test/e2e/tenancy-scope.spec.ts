@@ -139,19 +139,20 @@ describe.each(DATABASE_KINDS)('tenant scope (%s)', (kind) => {
     it('GET /organizations?join=projects shows only the caller tenant projects, nested joins too', async () => {
       const res = await http().get('/organizations?join=projects&join=projects.tasks').set(w.as.alice).expect(200);
       const byName = new Map((res.body.data as Row[]).map((org) => [org.name, org]));
-      expect((byName.get('Org B')!.projects as Row[]).length).toBe(0);
+      // The organization table is scoped by its own id: Org B is not even listed.
+      expect([...byName.keys()]).toEqual(['Org A']);
       const projectsA = byName.get('Org A')!.projects as Row[];
       expect(projectsA.every((project) => project.organizationId === w.orgA)).toBe(true);
       const tasks = projectsA.flatMap((project) => project.tasks as Row[]);
       expect(tasks.map((task) => task.title)).toEqual(['a-task']);
     });
 
-    it('GET /organizations/:B?join=... returns B (not scoped) without any of its scoped children', async () => {
+    it('GET /organizations/:B?join=... answers 403: the organization table is scoped by its own id', async () => {
       const res = await http()
         .get(`/organizations/${w.orgB}?join=projects&join=memberships&join=notes&join=projects.tasks`)
         .set(w.as.alice)
-        .expect(200);
-      expect(res.body).toMatchObject({ name: 'Org B', projects: [], memberships: [], notes: [] });
+        .expect(403);
+      expect(res.body).toEqual({ statusCode: 403, message: `Organization ${w.orgB} is outside your scope`, error: 'Forbidden' });
     });
 
     it('a filter through a to-many relation cannot probe another tenant (EXISTS is scoped)', async () => {

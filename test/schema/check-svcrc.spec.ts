@@ -75,6 +75,68 @@ describe('semantic checks', () => {
     ]);
   });
 
+  it("takes the spec's own user entity: a plain password or passwordHash field is the password", () => {
+    for (const name of ['password', 'passwordHash']) {
+      const entities = [
+        { name: 'User', fields: [{ name: 'email', type: 'text', unique: true }, { name, type: 'text' }] },
+        ...auth.entities.slice(1),
+      ];
+      const result = parseSvcrc(JSON.stringify({ ...auth, entities }));
+      expect(result.ok).toBe(true);
+      if (!result.ok) continue;
+      const column = result.model.entities[0].columns.find((candidate) => candidate.name === name)!;
+      expect({ name, isPassword: column.field?.isPassword, hidden: column.hidden }).toEqual({ name, isPassword: true, hidden: true });
+    }
+  });
+
+  it('refuses a user entity with no field that can hold the password', () => {
+    const entities = [{ name: 'User', fields: [{ name: 'email', type: 'text', unique: true }, { name: 'secret', type: 'text' }] }, ...auth.entities.slice(1)];
+    expect(problems({ ...auth, entities })).toEqual([
+      {
+        path: 'auth.userEntity',
+        message: 'User needs a password field: a text field named "password" or "passwordHash", or any text field with "is_password": true',
+      },
+    ]);
+  });
+
+  it('refuses configurations that expose sessions or http: false entities through joins', () => {
+    const entities = [
+      { ...auth.entities[0], joins: ['sessions'] },
+      { name: 'Session', http: true },
+      { name: 'Membership', joins: ['organization'] },
+      { name: 'Organization', http: false },
+    ];
+    expect(problems({ ...auth, entities })).toEqual([
+      {
+        path: 'entities[0].joins[0]',
+        message: '"sessions": Session is auth.sessionEntity; sessions are never served, so they cannot be joined',
+      },
+      {
+        path: 'entities[2].joins[0]',
+        message: '"organization": Organization has "http": false, so it cannot be joined; serve it from src/extensions/ instead',
+      },
+      {
+        path: 'entities[1].http',
+        message: 'Session is auth.sessionEntity: sessions are never served over generated routes; remove "http" or set it to false',
+      },
+    ]);
+  });
+
+  it('scopes the organization table by its own id, implicitly or with scopeBy "id"', () => {
+    for (const organization of [{ name: 'Organization' }, { name: 'Organization', scopeBy: 'id' }]) {
+      const result = parseSvcrc(JSON.stringify({ ...auth, entities: [...auth.entities.slice(0, 3), organization] }));
+      expect(result.ok).toBe(true);
+      if (!result.ok) continue;
+      const scope = result.model.entities[3].scope;
+      expect(scope?.paths).toEqual([
+        { path: 'id', relations: [], field: 'id', fieldEntity: 'Organization', contextKey: 'organizationId' },
+      ]);
+      // Users never reach sessions through a join by default.
+      expect(result.model.entities[0].joins).not.toContain('sessions');
+      expect(result.model.entities[1].http).toBe(false);
+    }
+  });
+
   it('reports reserved entity names and duplicate scope paths', () => {
     expect(
       problems({

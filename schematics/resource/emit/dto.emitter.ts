@@ -45,6 +45,17 @@ export function emitDto(ctx: EntityEmitContext): string {
   const columns = writableColumns(entity);
   const create = columns.map((column) => property(entity, column, requiredOnCreate(entity, column), true, used, svc));
   const update = columns.map((column) => property(entity, column, false, false, used, svc));
+  // PUT keeps a stored password the body omits, so a replace need not carry one.
+  const passwords = columns.filter((column) => column.field?.isPassword);
+  const replace =
+    passwords.length === 0
+      ? `export class Replace${name}Dto extends Create${name}Dto {}`
+      : classDoc(
+          `Replace${name}Dto`,
+          columns.map((column) =>
+            property(entity, column, requiredOnCreate(entity, column) && !passwords.includes(column), true, used, svc),
+          ),
+        );
   const bulk: Doc = join(hardline, [
     `@ApiProperty({ type: [Create${name}Dto] })`,
     '@IsArray()',
@@ -67,7 +78,7 @@ export function emitDto(ctx: EntityEmitContext): string {
     join(hardline, imports),
     classDoc(`Create${name}Dto`, create),
     classDoc(`Update${name}Dto`, update),
-    `export class Replace${name}Dto extends Create${name}Dto {}`,
+    replace,
     classDoc(`BulkCreate${name}Dto`, [bulk]),
   ];
   return print([join([hardline, hardline], sections), hardline]);

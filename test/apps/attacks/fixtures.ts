@@ -36,8 +36,9 @@ export async function seedAttacksWorld(app: INestApplication): Promise<AttacksWo
     roles: [],
     via: 'api-key',
   });
+  // Seeding is system work: identities (organizations, users, memberships) are not created by their own users.
   const create = async (service: CrudService<ObjectLiteral>, body: object, auth: AuthContext) =>
-    (await service.createOne(body, createCrudRequest('', { auth }))).id as number;
+    (await service.createOne(body, createCrudRequest('', { auth, skipScope: service instanceof DocumentService ? false : true }))).id as number;
   const orgA = await create(app.get(OrganizationService), { name: 'A' }, system());
   const orgB = await create(app.get(OrganizationService), { name: 'B' }, system());
   const person = async (name: string) => {

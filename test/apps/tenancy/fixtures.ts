@@ -91,7 +91,9 @@ export async function seedWorld(app: INestApplication): Promise<World> {
   });
   const root = (org?: number) => caller(org);
   const post = async (path: string, body: object, auth: AuthContext): Promise<number> => {
-    const created = await services.get(path)!.createOne(body, createCrudRequest('', { auth }));
+    // Organizations, users and memberships are identities: seeding them is system work.
+    const skipScope = ['/organizations', '/users', '/memberships'].includes(path);
+    const created = await services.get(path)!.createOne(body, createCrudRequest('', { auth, skipScope }));
     return created.id as number;
   };
 

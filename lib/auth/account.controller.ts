@@ -1,0 +1,47 @@
+import { Body, Controller, HttpCode, HttpStatus, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth } from '../decorators/auth.decorator';
+import type { AuthContext } from '../interfaces/auth-context.interface';
+import { ApiErrorResponses } from '../swagger/api-crud.decorators';
+import { ChangePasswordDto, LogoutDto, ResetPasswordDto } from './account.dto';
+import { SvcAccountService } from './account.service';
+import { SvcAuthGuard } from './auth.guard';
+
+/**
+ * `POST /api/auth/password`, `/api/auth/users/:id/password` and `/api/auth/logout`, registered with
+ * login and refresh. They always need a credential, whether or not the guards are global.
+ */
+@ApiTags('auth')
+@ApiBearerAuth()
+@UseGuards(SvcAuthGuard)
+@Controller('api/auth')
+export class SvcAccountController {
+  constructor(private readonly account: SvcAccountService) {}
+
+  @Post('password')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiOperation({ summary: "Change the caller's password; every other session of the user ends" })
+  @ApiNoContentResponse()
+  @ApiErrorResponses(400, 401, 403)
+  async changePassword(@Auth() auth: AuthContext, @Body() body: ChangePasswordDto): Promise<void> {
+    await this.account.changePassword(auth, body.currentPassword, body.newPassword);
+  }
+
+  @Post('users/:id/password')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiOperation({ summary: 'Reset the password of a user of your organization (auth.adminRoles); every session of that user ends' })
+  @ApiNoContentResponse()
+  @ApiErrorResponses(400, 401, 403, 404)
+  async resetPassword(@Auth() auth: AuthContext, @Param('id') id: string, @Body() body: ResetPasswordDto): Promise<void> {
+    await this.account.resetPassword(auth, id, body.newPassword);
+  }
+
+  @Post('logout')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiOperation({ summary: 'End the current session (and the refresh token given, if any)' })
+  @ApiNoContentResponse()
+  @ApiErrorResponses(400, 401)
+  async logout(@Auth() auth: AuthContext, @Body() body: LogoutDto): Promise<void> {
+    await this.account.logout(auth, body?.refreshToken);
+  }
+}

@@ -1,0 +1,115 @@
+import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import type { AuthContext } from '../interfaces/auth-context.interface';
+import { IdentityRules } from '../scope/identity-rules';
+import { SvcRuntime } from '../svc-runtime';
+import { SvcRefreshToken } from './auth.entities';
+import { InvalidCredentialsException } from './auth.service';
+import { idString } from './auth-context';
+import { SvcIdentityService } from './identity.service';
+import { hashPassword, verifyPassword } from './password';
+import { revokeUserSessions } from './session-revocation';
+import { SvcTokenService } from './token.service';
+
+/**
+ * What a logged-in user does with their own account: change their password, log out; and what an
+ * administrator (`auth.adminRoles`) does for a user of their organization: reset the password.
+ */
+@Injectable()
+export class SvcAccountService {
+  private readonly rules: IdentityRules;
+
+  constructor(
+    private readonly runtime: SvcRuntime,
+    private readonly identity: SvcIdentityService,
+    private readonly tokens: SvcTokenService,
+  ) {
+    this.rules = new IdentityRules(runtime.model);
+  }
+
+  /** Checks the current password, stores the new one, and revokes the user's other sessions. */
+  async changePassword(auth: AuthContext, currentPassword: string, newPassword: string): Promise<void> {
+    const userId = this.userOf(auth);
+    const user = await this.identity.userById(userId);
+    if (!user || !user.active) throw new ForbiddenException('This account cannot change its password');
+    if (!(await verifyPassword(currentPassword, user.passwordHash))) throw new InvalidCredentialsException();
+    await this.storePassword(userId, newPassword, []);
+    await revokeUserSessions(this.runtime, userId, sessionOf(auth));
+  }
+
+  /** An administrator sets the password of a user of their organization; every session of that user ends. */
+  async resetPassword(auth: AuthContext, targetId: string, newPassword: string): Promise<void> {
+    if (!this.rules.isAdmin(auth)) throw new ForbiddenException('Only an administrator (auth.adminRoles) can reset passwords');
+    const plan = this.userPlan();
+    const conditions = this.rules.rootConditions(plan.model, { auth, skipScope: false }, 'update');
+    const stored = await this.storePassword(targetId, newPassword, conditions);
+    if (!stored) throw new NotFoundException(`${plan.model.name} ${targetId} not found`);
+    await revokeUserSessions(this.runtime, targetId);
+  }
+
+  /**
+   * Ends the caller's session: the session row of the access token (`sid`) and its refresh tokens,
+   * or, without a session, the family of the refresh token given. Idempotent.
+   */
+  async logout(auth: AuthContext, refreshToken: string | undefined): Promise<void> {
+    const repository = this.runtime.dataSource.getRepository(SvcRefreshToken);
+    const session = sessionOf(auth);
+    if (session !== null) {
+      await this.identity.revokeSession(session);
+      await repository
+        .createQueryBuilder()
+        .update()
+        .set({ revoked_at: () => 'CURRENT_TIMESTAMP' })
+        .where('"sessionId" = :session AND revoked_at IS NULL', { session })
+        .execute();
+    }
+    if (refreshToken === undefined) return;
+    const claims = this.tokens.verifyRefresh(refreshToken);
+    if (!claims || claims.sub !== auth.userId) return;
+    const known = await repository.findOne({ where: { jti: claims.jti } });
+    if (!known) return;
+    await repository
+      .createQueryBuilder()
+      .update()
+      .set({ revoked_at: () => 'CURRENT_TIMESTAMP' })
+      .where('family = :family AND revoked_at IS NULL', { family: known.family })
+      .execute();
+  }
+
+  /** Writes the hash of `password` to the user `id` when the row meets `conditions`; false when none did. */
+  private async storePassword(id: string, password: string, conditions: ReturnType<IdentityRules['rootConditions']>): Promise<boolean> {
+    const plan = this.userPlan();
+    const column = plan.model.columns.find((candidate) => candidate.field?.isPassword);
+    if (!column) throw new Error(`auth.userEntity ${plan.model.name} has no password field`);
+    const key = typedKey(plan.primaryKey.type, id);
+    if (key === null) return false;
+    const row = await this.runtime.writer.update(plan, key, { [column.name]: await hashPassword(password) }, conditions, false);
+    return row !== null;
+  }
+
+  private userPlan() {
+    const name = this.runtime.model.auth?.userEntity;
+    if (!name) throw new Error('auth.userEntity is not set');
+    return this.runtime.plans.get(name);
+  }
+
+  private userOf(auth: AuthContext): string {
+    const userId = idString(auth.userId);
+    if (auth.via !== 'jwt' || userId === null) throw new ForbiddenException('Only a logged-in user has a password');
+    return userId;
+  }
+}
+
+function sessionOf(auth: AuthContext): string | null {
+  return typeof auth.sid === 'string' && auth.sid !== '' ? auth.sid : null;
+}
+
+/** A user id as its column's type, or null when it cannot be one. */
+function typedKey(type: string, id: string): string | number | null {
+  if (type === 'integer') {
+    if (!/^\d{1,10}$/.test(id)) return null;
+    const n = Number(id);
+    return n <= 2147483647 ? n : null;
+  }
+  if (type === 'uuid') return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) ? id.toLowerCase() : null;
+  return id;
+}
