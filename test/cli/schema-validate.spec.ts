@@ -367,6 +367,22 @@ const INVALID_CASES: [string, Mutation, [string, string][]][] = [
     [['entities[5].scopeBy', 'must be a string or an array (got 5)']],
   ],
   ['root not an object', () => [], [['(root)', 'must be an object']]],
+  [
+    'sessions served over generated routes',
+    (d) => void (entity(d, 'Session').http = true),
+    [['entities[3].http', 'sessions are never served over generated routes']],
+  ],
+  [
+    'sessions joined from users',
+    (d) => void (entity(d, 'User').joins = ['sessions']),
+    [['entities[1].joins[0]', 'sessions are never served, so they cannot be joined']],
+  ],
+  [
+    'an http: false entity joined',
+    (d) => void (entity(d, 'User').joins = ['auditEntries']),
+    [['entities[1].joins[0]', 'AuditEntry has "http": false, so it cannot be joined']],
+  ],
+  ['adminRoles not a list of roles', (d) => void (d.auth.adminRoles = ['owner', '']), [['auth.adminRoles[1]', 'must']]],
 ];
 
 describe('svc schema validate: invalid files', () => {
