@@ -4,8 +4,10 @@
  * organizations, sessions through joins, password changes and logout that revoke, and a token and
  * a schema written only from the spec. Each refusal is the documented status and changes nothing.
  */
-import { type AuthContext, createCrudRequest, type CrudService } from '@svc/nest';
+import { type AuthContext, createCrudRequest, type CrudService, parseSvcrc } from '@svc/nest';
 import jwt from 'jsonwebtoken';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ObjectLiteral } from 'typeorm';
 import { DataSource } from 'typeorm';
 import { MembershipService } from '../apps/identity/src/autogen/memberships/membership.service';
@@ -273,5 +275,17 @@ describe.each(DATABASE_KINDS)('identity attacks on the README auth setup (%s)', 
         await http().get('/projects').set(bearer(sign({ sub: String(mallory.id), organizationId: String(orgA), typ }))).expect(401);
       }
     });
+  });
+});
+
+describe("the README's auth setup", () => {
+  it('is the schema of the app attacked above, and it validates', () => {
+    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Authentication and tenant scoping'));
+    const block = /### Setup[\s\S]*?```json\n([\s\S]*?)\n```/.exec(section)?.[1];
+    expect(block).toBeDefined();
+    const app = readFileSync(join(__dirname, '../apps/identity/.svcrc'), 'utf8');
+    expect(JSON.parse(block!)).toEqual(JSON.parse(app));
+    expect(parseSvcrc(block!).ok).toBe(true);
   });
 });
