@@ -332,7 +332,7 @@ const INVALID_CASES: [string, Mutation, [string, string][]][] = [
   [
     'user entity without password',
     (d) => void (field(d, 'User', 'passwordHash').is_password = false),
-    [['auth.userEntity', 'needs a field with "is_password": true']],
+    [['auth.userEntity', 'needs a password field']],
   ],
   [
     'user email not unique',

@@ -427,7 +427,9 @@ describe.each(DATABASE_KINDS)('auth attacks (%s)', (kind) => {
       const [aliceRow] = (await running.app.get(DataSource).query('SELECT "passwordHash" FROM users WHERE id = $1', [w.alice.id])) as {
         passwordHash: string;
       }[];
-      await http().patch(`/users/${created.body.id}`).set(bearer(w.rootKey)).send({ passwordHash: aliceRow.passwordHash }).expect(200);
+      const adminInA = { ...bearer(w.rootKey), 'X-Organization-Id': String(w.orgA) };
+      await http().post('/memberships').set(adminInA).send({ userId: created.body.id }).expect(201);
+      await http().patch(`/users/${created.body.id}`).set(adminInA).send({ passwordHash: aliceRow.passwordHash }).expect(200);
       row = await stored();
       expect(row.passwordHash).not.toBe(aliceRow.passwordHash);
       expect(await bcrypt.compare(w.alice.password, row.passwordHash)).toBe(false);
@@ -558,7 +560,7 @@ describe.each(DATABASE_KINDS)('auth attacks (%s)', (kind) => {
     await http().post('/users').set(root).send({ email: w.alice.email, passwordHash: 'x-password-1' }).expect(409);
     await http()
       .put(`/users/${w.bob.id}`)
-      .set(root)
+      .set({ ...root, 'X-Organization-Id': String(w.orgB) })
       .send({ email: w.bob.email, passwordHash: w.bob.password, pin: 'pin-9876-secret' })
       .expect(200);
     await http()

@@ -921,8 +921,9 @@ async function seedTenants(running: RunningApp): Promise<{ orgs: number[]; clien
     roles: [],
     via: 'api-key',
   });
+  // Seeding organizations and memberships is system work (identity rules); the clients' own writes are not.
   const create = async (service: CrudService<ObjectLiteral>, body: object, auth: AuthContext) =>
-    (await service.createOne(body, createCrudRequest('', { auth }))).id as number;
+    (await service.createOne(body, createCrudRequest('', { auth, skipScope: true }))).id as number;
   const keys = app.get(SvcApiKeyService);
   const rootKey = (await keys.create({ name: 'root' })).key;
   const orgs: number[] = [];

@@ -21,7 +21,7 @@ export interface AttacksWorld {
   bob: { id: number; email: string; password: string };
   /** Access tokens: alice in A, bob in B. */
   tokens: { alice: string; bob: string };
-  /** API key bound to organization A; API key without organization. */
+  /** API key bound to organization A; API key without organization, with the owner role. */
   keyA: string;
   rootKey: string;
   documents: { a: number; b: number };
@@ -63,7 +63,8 @@ export async function seedAttacksWorld(app: INestApplication): Promise<AttacksWo
       bob: mintToken({ sub: String(bob.id), organizationId: String(orgB), roles: ['owner'] }),
     },
     keyA: (await keys.create({ name: 'A key', organizationId: String(orgA) })).key,
-    rootKey: (await keys.create({ name: 'root key' })).key,
+    // An administrator (`adminRoles: ["owner"]`) of whichever organization X-Organization-Id names.
+    rootKey: (await keys.create({ name: 'root key', roles: ['owner'] })).key,
     documents: { a: docA, b: docB },
   };
 }

@@ -70,7 +70,8 @@ export function bearer(token: string): Record<string, string> {
  */
 export async function seedWorld(app: INestApplication): Promise<World> {
   const keys = app.get(SvcApiKeyService);
-  const rootKey = (await keys.create({ name: 'root' })).key;
+  // Acts in the organization X-Organization-Id names, as an administrator there (`adminRoles: ["owner"]`).
+  const rootKey = (await keys.create({ name: 'root', roles: ['owner'] })).key;
   const services = new Map<string, CrudService<ObjectLiteral>>([
     ['/organizations', app.get(OrganizationService)],
     ['/users', app.get(UserService)],
