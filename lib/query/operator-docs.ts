@@ -35,11 +35,7 @@ export function renderOperatorTable(): string {
     const cells = [`\`${op}\``, spec.doc, filterValue, SEARCH_VALUE[spec.arity], describeTypes(spec.types)];
     return `| ${cells.join(' | ')} |`;
   });
-  return [
-    '| Operator | Meaning | Value in `filter`/`or` | Value in `s` | Field types |',
-    '|---|---|---|---|---|',
-    ...rows,
-  ].join('\n');
+  return ['| Operator | Meaning | Value in `filter`/`or` | Value in `s` | Field types |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
 /** `markdown` with the text between the operator markers replaced by the current table. */

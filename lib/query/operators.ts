@@ -37,16 +37,7 @@ export interface OperatorSpec {
 }
 
 /** Every column type, in the order the docs list them. */
-export const COLUMN_TYPES: readonly ColumnType[] = [
-  'text',
-  'integer',
-  'decimal',
-  'boolean',
-  'timestamptz',
-  'enum',
-  'uuid',
-  'json',
-];
+export const COLUMN_TYPES: readonly ColumnType[] = ['text', 'integer', 'decimal', 'boolean', 'timestamptz', 'enum', 'uuid', 'json'];
 const ALL = COLUMN_TYPES;
 const NOT_JSON: readonly ColumnType[] = COLUMN_TYPES.filter((t) => t !== 'json');
 const ORDERED: readonly ColumnType[] = COLUMN_TYPES.filter((t) => t !== 'json' && t !== 'boolean');
@@ -117,7 +108,10 @@ export const OPERATORS = {
     types: NOT_JSON,
     caseInsensitive: false,
     pattern: false,
-    sql: ({ column, value, param }) => `${column} IN (${items(value).map(param).join(', ')})`,
+    sql: ({ column, value, param }) =>
+      `${column} IN (${items(value)
+        .map((item) => param(item))
+        .join(', ')})`,
     doc: 'one of the values',
   },
   $notin: {
@@ -125,7 +119,10 @@ export const OPERATORS = {
     types: NOT_JSON,
     caseInsensitive: false,
     pattern: false,
-    sql: ({ column, value, param }) => `${column} NOT IN (${items(value).map(param).join(', ')})`,
+    sql: ({ column, value, param }) =>
+      `${column} NOT IN (${items(value)
+        .map((item) => param(item))
+        .join(', ')})`,
     doc: 'none of the values',
   },
   $between: {
@@ -178,7 +175,9 @@ export const OPERATORS = {
     caseInsensitive: true,
     pattern: false,
     sql: ({ text, value, param }) =>
-      `lower(${text}) IN (${items(value).map((item) => `lower(${param(String(item))})`).join(', ')})`,
+      `lower(${text}) IN (${items(value)
+        .map((item) => `lower(${param(String(item))})`)
+        .join(', ')})`,
     doc: '`$in` ignoring case',
   },
   $notinL: {
@@ -187,7 +186,9 @@ export const OPERATORS = {
     caseInsensitive: true,
     pattern: false,
     sql: ({ text, value, param }) =>
-      `lower(${text}) NOT IN (${items(value).map((item) => `lower(${param(String(item))})`).join(', ')})`,
+      `lower(${text}) NOT IN (${items(value)
+        .map((item) => `lower(${param(String(item))})`)
+        .join(', ')})`,
     doc: '`$notin` ignoring case',
   },
 } satisfies Record<`$${string}`, OperatorSpec>;
@@ -202,10 +203,6 @@ const OPERATOR_SET: ReadonlySet<string> = new Set<string>(FILTER_OPERATORS);
 
 export function isOperator(text: string): text is FilterOperator {
   return OPERATOR_SET.has(text);
-}
-
-export function operatorSpec(op: FilterOperator): OperatorSpec {
-  return OPERATORS[op];
 }
 
 /** The operators that match `test`, in table order. */
