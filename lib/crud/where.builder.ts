@@ -1,4 +1,5 @@
-import type { ColumnRef, FilterOperator, TypedScalar, TypedValue, ValidatedWhere } from '../query/query.types';
+import { OPERATORS } from '../query/operators';
+import type { ColumnRef, FilterOperator, TypedValue, ValidatedWhere } from '../query/query.types';
 import type { RelatedCondition } from './read.executor';
 import type { AliasedEntity, SqlContext } from './sql-context';
 
@@ -35,7 +36,6 @@ export function buildWhereSql(
       );
   }
 }
-
 
 /**
  * Calls `build` with the qualified column, reached through the joined alias for
@@ -94,76 +94,8 @@ function existsChain(
   return `EXISTS (SELECT 1 FROM ${from.join(' ')} WHERE ${where.join(' AND ')})`;
 }
 
-/** Escapes LIKE wildcards so `%` and `_` in a value match themselves. */
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
-
-function scalar(value: TypedValue): TypedScalar {
-  if (value.kind !== 'scalar') throw new Error(`Expected a single value, got ${value.kind}`);
-  return value.value;
-}
-
-function list(value: TypedValue): readonly TypedScalar[] {
-  if (value.kind !== 'list') throw new Error(`Expected a list, got ${value.kind}`);
-  return value.items;
-}
-
-function likeText(value: TypedValue): string {
-  return escapeLike(String(scalar(value)));
-}
-
 function conditionSql(column: string, isEnum: boolean, operator: FilterOperator, value: TypedValue, sql: SqlContext): string {
   // Enum columns take text operators through their text form.
   const text = isEnum ? `CAST(${column} AS text)` : column;
-  switch (operator) {
-    case '$eq':
-      return `${column} = ${sql.param(scalar(value))}`;
-    case '$ne':
-      return `${column} <> ${sql.param(scalar(value))}`;
-    case '$gt':
-      return `${column} > ${sql.param(scalar(value))}`;
-    case '$lt':
-      return `${column} < ${sql.param(scalar(value))}`;
-    case '$gte':
-      return `${column} >= ${sql.param(scalar(value))}`;
-    case '$lte':
-      return `${column} <= ${sql.param(scalar(value))}`;
-    case '$cont':
-      return `${text} LIKE ${sql.param(`%${likeText(value)}%`)}`;
-    case '$excl':
-      return `${text} NOT LIKE ${sql.param(`%${likeText(value)}%`)}`;
-    case '$starts':
-      return `${text} LIKE ${sql.param(`${likeText(value)}%`)}`;
-    case '$ends':
-      return `${text} LIKE ${sql.param(`%${likeText(value)}`)}`;
-    case '$in':
-      return `${column} IN (${list(value).map((item) => sql.param(item)).join(', ')})`;
-    case '$notin':
-      return `${column} NOT IN (${list(value).map((item) => sql.param(item)).join(', ')})`;
-    case '$between': {
-      if (value.kind !== 'range') throw new Error(`Expected a range, got ${value.kind}`);
-      return `${column} BETWEEN ${sql.param(value.from)} AND ${sql.param(value.to)}`;
-    }
-    case '$isnull':
-      return `${column} IS NULL`;
-    case '$notnull':
-      return `${column} IS NOT NULL`;
-    case '$eqL':
-      return `lower(${text}) = lower(${sql.param(String(scalar(value)))})`;
-    case '$neL':
-      return `lower(${text}) <> lower(${sql.param(String(scalar(value)))})`;
-    case '$contL':
-      return `${text} ILIKE ${sql.param(`%${likeText(value)}%`)}`;
-    case '$exclL':
-      return `${text} NOT ILIKE ${sql.param(`%${likeText(value)}%`)}`;
-    case '$startsL':
-      return `${text} ILIKE ${sql.param(`${likeText(value)}%`)}`;
-    case '$endsL':
-      return `${text} ILIKE ${sql.param(`%${likeText(value)}`)}`;
-    case '$inL':
-      return `lower(${text}) IN (${list(value).map((item) => `lower(${sql.param(String(item))})`).join(', ')})`;
-    case '$notinL':
-      return `lower(${text}) NOT IN (${list(value).map((item) => `lower(${sql.param(String(item))})`).join(', ')})`;
-  }
+  return OPERATORS[operator].sql({ column, text, value, param: (item) => sql.param(item) });
 }

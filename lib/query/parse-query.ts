@@ -3,16 +3,8 @@ import { type QueryLimits, resolveQueryLimits } from './query-limits';
 import type { JoinNode, ParsedQuery, RawValue, SortNode, WhereNode } from './query.types';
 import { parseSearch } from './parse-search';
 import { splitQueryString } from './raw-query-string';
-import {
-  LIST_OPERATOR_SET,
-  NULL_OPERATOR_SET,
-  RANGE_OPERATOR_SET,
-  allOf,
-  anyOf,
-  condition,
-  isOperator,
-  operatorHint,
-} from './where-nodes';
+import { OPERATORS, isOperator } from './operators';
+import { allOf, anyOf, condition, operatorHint } from './where-nodes';
 
 type ListParam = 'filter' | 'or' | 'sort' | 'join';
 type ScalarParam = 'fields' | 's' | 'limit' | 'offset' | 'page' | 'include_deleted' | 'cache';
@@ -154,19 +146,18 @@ function parseCondition(text: string, source: string, lim: QueryLimits): WhereNo
   if (!isOperator(op)) {
     throw new QueryError(source, `unknown operator ${quote(op)}${operatorHint(op)}`);
   }
+  const { arity } = OPERATORS[op];
   let value: RawValue;
-  if (NULL_OPERATOR_SET.has(op)) {
-    if (rawValue !== null && rawValue !== '') {
-      throw new QueryError(source, `${op} takes no value, got ${quote(rawValue)}`);
-    }
+  if (arity === 'none') {
+    // As @nestjsx/crud-request does, a value after $isnull/$notnull (`||true`, `||false`) is ignored.
     value = { kind: 'none' };
   } else if (rawValue === null) {
     throw new QueryError(source, `${op} on "${field}" needs a value: ${field}||${op}||<value>`);
-  } else if (LIST_OPERATOR_SET.has(op) || RANGE_OPERATOR_SET.has(op)) {
-    const range = RANGE_OPERATOR_SET.has(op);
-    const items = splitList(rawValue, range ? 3 : lim.maxListItems + 1);
-    if (range && items.length !== 2) {
-      throw new QueryError(source, `$between needs exactly two values "from,to", got ${quote(rawValue)}`);
+  } else if (arity === 'list' || arity === 'pair') {
+    const pair = arity === 'pair';
+    const items = splitList(rawValue, pair ? 3 : lim.maxListItems + 1);
+    if (pair && items.length !== 2) {
+      throw new QueryError(source, `${op} needs exactly two values "from,to", got ${quote(rawValue)}`);
     }
     if (items.length > lim.maxListItems) {
       throw new QueryError(source, `${op} list has more than ${lim.maxListItems} items`);

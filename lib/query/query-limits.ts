@@ -17,7 +17,10 @@ export interface QueryLimits {
   readonly maxFields: number;
   /** Characters of the decoded `s` JSON. Default 20000. */
   readonly maxSearchLength: number;
-  /** Nesting of objects and arrays in `s`. Default 8. */
+  /**
+   * Logical levels in `s`: nested `$and`/`$or`/`$not` (and a field's `$or`/`$and` operator groups).
+   * Value arrays (`$in` lists) do not count; a value nests at most one array deep. Default 10.
+   */
   readonly maxSearchDepth: number;
 }
 
@@ -29,7 +32,7 @@ export const DEFAULT_QUERY_LIMITS: Readonly<QueryLimits> = Object.freeze({
   maxJoins: 20,
   maxFields: 200,
   maxSearchLength: 20_000,
-  maxSearchDepth: 8,
+  maxSearchDepth: 10,
 });
 
 export function resolveQueryLimits(limits?: Partial<QueryLimits>): QueryLimits {

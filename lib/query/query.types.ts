@@ -4,39 +4,11 @@
  * The parser knows nothing of entities; the validator knows the model but not TypeORM.
  */
 import type { ColumnModel, EntityModel, RelationModel } from '../schema/model';
+import type { FilterOperator } from './operators';
+import type { TypedValue } from './typed-value';
 
-export const COMPARISON_OPERATORS = ['$eq', '$ne', '$gt', '$lt', '$gte', '$lte'] as const;
-export const TEXT_OPERATORS = ['$cont', '$excl', '$starts', '$ends'] as const;
-export const LIST_OPERATORS = ['$in', '$notin'] as const;
-export const RANGE_OPERATORS = ['$between'] as const;
-export const NULL_OPERATORS = ['$isnull', '$notnull'] as const;
-export const CASE_INSENSITIVE_OPERATORS = [
-  '$eqL',
-  '$neL',
-  '$contL',
-  '$exclL',
-  '$startsL',
-  '$endsL',
-  '$inL',
-  '$notinL',
-] as const;
-
-export type FilterOperator =
-  | (typeof COMPARISON_OPERATORS)[number]
-  | (typeof TEXT_OPERATORS)[number]
-  | (typeof LIST_OPERATORS)[number]
-  | (typeof RANGE_OPERATORS)[number]
-  | (typeof NULL_OPERATORS)[number]
-  | (typeof CASE_INSENSITIVE_OPERATORS)[number];
-
-export const FILTER_OPERATORS: readonly FilterOperator[] = [
-  ...COMPARISON_OPERATORS,
-  ...TEXT_OPERATORS,
-  ...LIST_OPERATORS,
-  ...RANGE_OPERATORS,
-  ...NULL_OPERATORS,
-  ...CASE_INSENSITIVE_OPERATORS,
-];
+export { FILTER_OPERATORS, type FilterOperator } from './operators';
+export type { TypedScalar, TypedValue } from './typed-value';
 
 /**
  * A value as it arrived: text from `filter`/`or` (`field||$op||value`), or JSON from `s`.
@@ -89,20 +61,6 @@ export interface ParsedQuery {
   /** `include_deleted=1`. */
   readonly includeDeleted: boolean;
 }
-
-/**
- * A typed scalar after validation: numbers for integer, strings for decimal/text/enum/uuid; for
- * timestamptz a Date, or UTC ISO text when the instant has microseconds a Date cannot hold.
- */
-export type TypedScalar = string | number | boolean | Date;
-
-export type TypedValue =
-  | { readonly kind: 'none' }
-  | { readonly kind: 'scalar'; readonly value: TypedScalar }
-  | { readonly kind: 'list'; readonly items: readonly TypedScalar[] }
-  | { readonly kind: 'range'; readonly from: TypedScalar; readonly to: TypedScalar }
-  /** JSON columns compared as jsonb. */
-  | { readonly kind: 'json'; readonly value: unknown };
 
 /** A column reached from the root entity: `relationPath` empty for the root's own columns. */
 export interface ColumnRef {

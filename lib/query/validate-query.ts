@@ -16,13 +16,7 @@ import type {
   ValidatedWhere,
   WhereNode,
 } from './query.types';
-import { TEXT_OPERATORS } from './query.types';
-import {
-  CASE_INSENSITIVE_OPERATOR_SET,
-  LIST_OPERATOR_SET,
-  NULL_OPERATOR_SET,
-  RANGE_OPERATOR_SET,
-} from './where-nodes';
+import { COLUMN_TYPES, OPERATORS, operatorsWhere } from './operators';
 
 /** Lookups for one entity, built once and kept as long as the model object lives. */
 interface EntityIndex {
@@ -61,17 +55,21 @@ function indexOf(entity: EntityModel): EntityIndex {
   return index;
 }
 
-const TEXT_ONLY: ReadonlySet<string> = new Set<string>([...TEXT_OPERATORS, ...CASE_INSENSITIVE_OPERATOR_SET]);
-const ORDERING: ReadonlySet<string> = new Set<string>(['$gt', '$lt', '$gte', '$lte', '$between']);
-const PATTERN: ReadonlySet<string> = new Set<string>([...TEXT_OPERATORS, '$contL', '$exclL', '$startsL', '$endsL']);
+/** `a`, `a and b`, `a, b and c`. */
+function joinWords(words: readonly string[]): string {
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
+const JSON_MISFIT = `json fields take only ${joinWords(operatorsWhere((spec) => spec.types.includes('json')))}`;
 
 /** Why an operator cannot be used on a column type, or null when it can. */
 function operatorMisfit(op: FilterOperator, type: ColumnType): string | null {
-  if (NULL_OPERATOR_SET.has(op)) return null;
-  if (type === 'json') return 'json fields take only $isnull and $notnull';
-  if (TEXT_ONLY.has(op) && type !== 'text' && type !== 'enum') return `${op} applies to text and enum fields only`;
-  if (ORDERING.has(op) && type === 'boolean') return `${op} does not apply to boolean fields`;
-  return null;
+  const { types } = OPERATORS[op];
+  if (types.includes(type)) return null;
+  if (type === 'json') return JSON_MISFIT;
+  // Name the smaller side: the few types it applies to, or the one it does not.
+  if (types.length * 2 <= COLUMN_TYPES.length) return `${op} applies to ${joinWords(types)} fields only`;
+  return `${op} does not apply to ${type} fields`;
 }
 
 interface Scope {
@@ -238,17 +236,17 @@ function validateWhere(node: WhereNode, scope: Scope): ValidatedWhere {
 type Condition = Extract<WhereNode, { kind: 'condition' }>;
 
 function typeValue(node: Condition, column: ColumnModel): TypedValue {
-  const op = node.operator;
+  const { arity } = OPERATORS[node.operator];
   const items = rawItems(node.value);
-  if (NULL_OPERATOR_SET.has(op)) {
+  if (arity === 'none') {
     if (node.value.kind !== 'none') throw malformed(node);
     return { kind: 'none' };
   }
-  if (LIST_OPERATOR_SET.has(op)) {
+  if (arity === 'list') {
     if (!items || items.length === 0) throw malformed(node);
     return { kind: 'list', items: items.map((item) => typeScalar(node, column, item)) };
   }
-  if (RANGE_OPERATOR_SET.has(op)) {
+  if (arity === 'pair') {
     if (!items || items.length !== 2) throw malformed(node);
     return { kind: 'range', from: typeScalar(node, column, items[0]), to: typeScalar(node, column, items[1]) };
   }
@@ -266,10 +264,8 @@ function rawItems(value: RawValue): readonly unknown[] | null {
 
 function typeScalar(node: Condition, column: ColumnModel, raw: unknown): TypedScalar {
   if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') throw malformed(node);
-  const result = coerceValue(column, raw, {
-    caseInsensitive: CASE_INSENSITIVE_OPERATOR_SET.has(node.operator),
-    pattern: PATTERN.has(node.operator),
-  });
+  const { caseInsensitive, pattern } = OPERATORS[node.operator];
+  const result = coerceValue(column, raw, { caseInsensitive, pattern });
   if (result.ok) return result.value;
   const shown = typeof raw === 'string' ? quote(raw) : String(raw);
   throw new QueryError(node.source, `invalid value ${shown} for ${quote(node.field)} ${node.operator}: expected ${result.expected}`);

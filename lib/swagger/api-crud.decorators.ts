@@ -1,11 +1,9 @@
 import { applyDecorators, HttpStatus, type Type } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorEnvelopeDto } from './error-envelope.dto';
+import { conditionGrammar } from './condition-grammar';
 
-const CONDITION_GRAMMAR =
-  '`field||$operator||value`. Operators: `$eq $ne $gt $lt $gte $lte $cont $excl $starts $ends $in $notin $between $isnull $notnull`, ' +
-  'case-insensitive `$eqL $neL $contL $exclL $startsL $endsL $inL $notinL`. ' +
-  'Lists (`$in`) and ranges (`$between`) separate values with `,`. A field of a joined relation is written `relation.field`.';
+const CONDITION_GRAMMAR = conditionGrammar();
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed request: invalid query string, id or body',

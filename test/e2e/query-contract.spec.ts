@@ -215,6 +215,56 @@ describe.each(DATABASE_KINDS)('query contract (%s)', (kind) => {
     expect(res.body.message).toMatch(message);
   });
 
+  describe('$isnull and $notnull accept and ignore a value, on every wire form', () => {
+    const s = (value: unknown) => `s=${enc(JSON.stringify(value))}`;
+    const noBudget = ['100% Pure', 'underXscore', 'a,b', 'back\\slash'];
+    const hasStart = ['Apollo', 'apollo mission', '100 Pure', "O'Brien", 'Ünïcödé Straße'];
+    it.each<[string, string[]]>([
+      ['filter=budget||$isnull||true', noBudget],
+      ['filter=budget||$isnull||false', noBudget],
+      ['filter=budget||$isnull||', noBudget],
+      ['filter[0]=budget||$isnull||true', noBudget],
+      ['filter=startsAt||$notnull||false', hasStart],
+      ['or=budget||$isnull||true&or=priority||$eq||1', ['Apollo', ...noBudget]],
+      [s({ budget: { $isnull: null } }), noBudget],
+      [s({ budget: { $isnull: true } }), noBudget],
+      [s({ budget: { $isnull: false } }), noBudget],
+      [s({ startsAt: { $notnull: null } }), hasStart],
+      [s({ $or: [{ startsAt: { $notnull: 'yes' } }, { priority: 3 }] }), ['Apollo', 'apollo mission', '100% Pure', '100 Pure', "O'Brien", 'Ünïcödé Straße']],
+    ])('%s', async (query, expected) => {
+      expect(await names(query)).toEqual(expected);
+    });
+
+    it('answers 400 for a structured value after $isnull in s', async () => {
+      const res = await http().get(`/projects?${s({ budget: { $isnull: [true] } })}`).expect(400);
+      expect(res.body).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: 's: "budget" $isnull takes no value (one given is ignored), got an array',
+      });
+    });
+  });
+
+  describe('s nesting: logical levels are limited apart from values', () => {
+    const nested = (levels: number, leaf: unknown) =>
+      `s=${enc('{"$and":['.repeat(levels) + JSON.stringify(leaf) + ']}'.repeat(levels))}`;
+
+    it('accepts a Refine-shaped filter whose $in list sits below three logical levels', async () => {
+      const refine = { $and: [{ $and: [{ name: { $contL: 'apollo' } }, { $or: [{ priority: { $in: [1, 2, 3] } }] }] }] };
+      expect(await names(`s=${enc(JSON.stringify(refine))}`)).toEqual(['Apollo', 'apollo mission']);
+    });
+
+    it('accepts 10 logical levels and answers 400 naming the limit at 11', async () => {
+      expect(await names(nested(10, { priority: { $in: [9, 10] } }))).toEqual(['Ünïcödé Straße', 'back\\slash']);
+      const res = await http().get(`/projects?${nested(11, { priority: { $in: [9, 10] } })}`).expect(400);
+      expect(res.body).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: 's: nests "$and"/"$or"/"$not" deeper than 10 levels',
+      });
+    });
+  });
+
   it('answers 400 for a sort on a to-many relation', async () => {
     const res = await http().get(`/projects?join=tasks&sort=${enc('tasks.title,ASC')}`).expect(400);
     expect(res.body.message).toMatch(/to-many/);

@@ -6,6 +6,22 @@ import { EMPTY, and, cond, json, list, none, not, or, text, where } from './help
 
 const enc = encodeURIComponent;
 
+/** `{"$and":[{"$and":[... leaf ...]}]}`, `levels` deep. */
+function nestedAnd(levels: number, leaf: object): string {
+  return '{"$and":['.repeat(levels) + JSON.stringify(leaf) + ']}'.repeat(levels);
+}
+
+function nestedOr(levels: number, leaf: object): string {
+  return '{"$or":['.repeat(levels) + JSON.stringify(leaf) + ']}'.repeat(levels);
+}
+
+/** A field's operators grouped `levels` deep: `{"$or":{"$and":{... {"$eq":1} ...}}}`. */
+function nestedGroup(levels: number): object {
+  let group: object = { $eq: 1 };
+  for (let i = 0; i < levels; i++) group = { [i % 2 ? '$and' : '$or']: group };
+  return group;
+}
+
 /** Test titles stay readable when an input is thousands of characters long. */
 function titled<T extends [string, ...unknown[]]>(cases: T[]): [string, ...T][] {
   return cases.map((c) => [c[0].length > 90 ? `${c[0].slice(0, 90)}... (${c[0].length} chars)` : c[0], ...c]);
@@ -105,6 +121,64 @@ describe('parseQuery', () => {
     it.each(titled(cases))('%s', (_title, input, expected) => expect(parseQuery(input)).toEqual(expected));
   });
 
+  describe('$isnull and $notnull accept and ignore a value (as @nestjsx/crud-request)', () => {
+    const s = (v: unknown) => `s=${enc(JSON.stringify(v))}`;
+    const cases: [string, ParsedQuery][] = [
+      ['filter=born||$isnull||true', where(cond('born', '$isnull', none, 'filter'))],
+      ['filter=born||$isnull||false', where(cond('born', '$isnull', none, 'filter'))],
+      ['filter=born||$isnull||', where(cond('born', '$isnull', none, 'filter'))],
+      ['filter=born||$notnull||x', where(cond('born', '$notnull', none, 'filter'))],
+      ['filter=born||$isnull||a||b', where(cond('born', '$isnull', none, 'filter'))],
+      ['filter[0]=born||$notnull||true', where(cond('born', '$notnull', none, 'filter[0]'))],
+      ['or=born||$isnull||true', where(cond('born', '$isnull', none, 'or'))],
+      ['or[]=born||$notnull||false', where(cond('born', '$notnull', none, 'or[]'))],
+      [s({ born: { $isnull: null } }), where(cond('born', '$isnull', none, 's'))],
+      [s({ born: { $isnull: true } }), where(cond('born', '$isnull', none, 's'))],
+      [s({ born: { $isnull: false } }), where(cond('born', '$isnull', none, 's'))],
+      [s({ born: { $notnull: null } }), where(cond('born', '$notnull', none, 's'))],
+      [s({ born: { $notnull: 'yes' } }), where(cond('born', '$notnull', none, 's'))],
+      [s({ born: { $notnull: 0 } }), where(cond('born', '$notnull', none, 's'))],
+      [s({ $or: [{ born: { $isnull: false } }, { a: 1 }] }), where(or(cond('born', '$isnull', none, 's'), cond('a', '$eq', json(1), 's')))],
+    ];
+    it.each(titled(cases))('%s', (_title, input, expected) => expect(parseQuery(input)).toEqual(expected));
+  });
+
+  describe('s nesting: logical levels and values are limited separately', () => {
+    it('accepts a Refine filter (value arrays do not count as levels)', () => {
+      const refine = '{"$and":[{"$and":[{"title":{"$contL":"x"}},{"$or":[{"authorId":{"$in":[1,2,3]}}]}]}]}';
+      expect(parseQuery(`s=${enc(refine)}`)).toEqual(
+        where(and(cond('title', '$contL', json('x'), 's'), cond('authorId', '$in', json([1, 2, 3]), 's'))),
+      );
+    });
+
+    const leaf = { a: { $in: [1, 2] } };
+    const cases: [string, string][] = [
+      ['10 levels of $and', nestedAnd(10, leaf)],
+      ['10 levels of $or', nestedOr(10, leaf)],
+      ['10 levels of $not', `${'{"$not":'.repeat(10)}${JSON.stringify(leaf)}${'}'.repeat(10)}`],
+      ['10 levels of $not arrays', `${'{"$not":['.repeat(10)}${JSON.stringify(leaf)}${']}'.repeat(10)}`],
+      ['9 levels of $and and an operator group', nestedAnd(9, { a: { $or: { $in: [1, 2], $between: [3, 4] } } })],
+      ['10 levels of operator groups', JSON.stringify({ a: nestedGroup(10) })],
+    ];
+    it.each(cases)('accepts %s', (_title, search) => {
+      expect(parseQuery(`s=${enc(search)}`).where).not.toBeNull();
+    });
+
+    it('still limits the total size', () => {
+      const wide = JSON.stringify({ $or: Array.from({ length: 2_000 }, (_, i) => ({ [`f${i}`]: i })) });
+      expect(() => parseQuery(`s=${enc(wide)}`)).toThrow('s: is longer than 20000 characters');
+    });
+
+    it('takes a custom logical depth', () => {
+      expect(() => parseQuery(`s=${enc(nestedAnd(3, { a: 1 }))}`, { maxSearchDepth: 2 })).toThrow(
+        's: nests "$and"/"$or"/"$not" deeper than 2 levels',
+      );
+      expect(parseQuery(`s=${enc(nestedAnd(2, { a: 1 }))}`, { maxSearchDepth: 2 }).where).toEqual(
+        cond('a', '$eq', json(1), 's'),
+      );
+    });
+  });
+
   describe('s', () => {
     const s = (v: unknown) => `s=${enc(JSON.stringify(v))}`;
     const cases: [string, ParsedQuery][] = [
@@ -189,7 +263,6 @@ describe('parseQuery', () => {
       ['filter=abc', 'filter', 'filter: expected field||$operator||value, got "abc"'],
       ['filter=', 'filter', 'filter: expected field||$operator||value, got ""'],
       ['filter=a||$eq', 'filter', 'filter: $eq on "a" needs a value: a||$eq||<value>'],
-      ['filter=a||$isnull||x', 'filter', 'filter: $isnull takes no value, got "x"'],
       ['filter=a||$in||1,,2', 'filter', 'filter: empty item in $in list "1,,2"'],
       ['filter=a||$in||', 'filter', 'filter: empty item in $in list ""'],
       ['filter=a||$notinL||x,', 'filter', 'filter: empty item in $notinL list "x,"'],
@@ -262,12 +335,18 @@ describe('parseQuery', () => {
       ['s={"a":{"$between":5}}', 's', 's: "a" $between needs an array of two values [from, to]'],
       ['s={"a":{"$eq":null}}', 's', 's: "a" $eq needs a string, number or boolean, got null (use null or {"$isnull":true})'],
       ['s={"a":{"$gt":[1]}}', 's', 's: "a" $gt needs a string, number or boolean, got an array'],
-      ['s={"a":{"$isnull":false}}', 's', 's: "a" $isnull takes true, got false'],
+      ['s={"a":{"$isnull":[true]}}', 's', 's: "a" $isnull takes no value (one given is ignored), got an array'],
+      ['s={"a":{"$notnull":{}}}', 's', 's: "a" $notnull takes no value (one given is ignored), got an object'],
       [`s=${enc(JSON.stringify({ a: long }))}`, 's', 's: "a" $eq: value longer than 2000 characters'],
       [`s=${enc(JSON.stringify({ a: { $in: Array(501).fill(1) } }))}`, 's', 's: "a" $in has more than 500 items'],
       [`s=${enc(JSON.stringify({ a: 'x'.repeat(20_000) }))}`, 's', 's: is longer than 20000 characters'],
-      [`s=${'{"$not":'.repeat(9)}{"a":1}${'}'.repeat(9)}`, 's', 's: is nested deeper than 8 levels'],
-      [`s=${'['.repeat(10_000)}`, 's', 's: is nested deeper than 8 levels'],
+      [`s=${'{"$not":'.repeat(11)}{"a":1}${'}'.repeat(11)}`, 's', 's: nests "$and"/"$or"/"$not" deeper than 10 levels'],
+      [`s=${enc(nestedAnd(11, { a: 1 }))}`, 's', 's: nests "$and"/"$or"/"$not" deeper than 10 levels'],
+      [`s=${enc(nestedOr(11, { a: { $in: [1, 2] } }))}`, 's', 's: nests "$and"/"$or"/"$not" deeper than 10 levels'],
+      [`s=${enc(JSON.stringify({ a: nestedGroup(11) }))}`, 's', 's: nests "$and"/"$or"/"$not" deeper than 10 levels'],
+      [`s=${enc(JSON.stringify({ a: { $in: [[1]] } }))}`, 's', 's: "a" $in needs a string, number or boolean, got an array'],
+      [`s={"a":{"$in":${'['.repeat(30)}`, 's', 's: nests "$and"/"$or"/"$not" deeper than 10 levels'],
+      [`s=${'['.repeat(10_000)}`, 's', 's: nests "$and"/"$or"/"$not" deeper than 10 levels'],
       ['s={}&s={}', 's', 's: given more than once'],
     ];
     it.each(titled(cases))('%s', (_title, input, param, message) => {

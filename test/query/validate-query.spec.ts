@@ -71,6 +71,10 @@ describe('validateQuery', () => {
       ['filter=title||$eq||123', scalar('123')],
       ['filter=meta||$isnull', { kind: 'none' }],
       ['filter=meta||$notnull', { kind: 'none' }],
+      ['filter=meta||$isnull||true', { kind: 'none' }],
+      ['filter=dueAt||$notnull||false', { kind: 'none' }],
+      [s({ dueAt: { $isnull: null } }), { kind: 'none' }],
+      [s({ priority: { $notnull: true } }), { kind: 'none' }],
       ['filter=priority||$in||1,2,3', { kind: 'list', items: [1, 2, 3] }],
       [s({ priority: { $notin: [1, '2'] } }), { kind: 'list', items: [1, 2] }],
       ['filter=status||$inL||TODO,done', { kind: 'list', items: ['TODO', 'done'] }],
@@ -200,6 +204,64 @@ describe('validateQuery', () => {
       expect(validate('include_deleted=1').includeDeleted).toBe(true);
       expect(validate('include_deleted=1', Project).includeDeleted).toBe(false);
       expect(validate('').includeDeleted).toBe(false);
+    });
+  });
+
+  describe('which operator applies to which field type (the README table, written out by hand)', () => {
+    /** A field of each type on Task, and a value that fits it. */
+    const FIELDS: Record<string, [field: string, value: string]> = {
+      text: ['title', 'x'],
+      integer: ['priority', '1'],
+      decimal: ['estimate', '1.5'],
+      boolean: ['done', 'true'],
+      timestamptz: ['dueAt', '2024-05-01'],
+      enum: ['status', 'todo'],
+      uuid: ['ref', '123e4567-e89b-12d3-a456-426614174000'],
+      json: ['meta', '1'],
+    };
+    const ALL = Object.keys(FIELDS);
+    const NOT_JSON = ALL.filter((t) => t !== 'json');
+    const ORDERED = NOT_JSON.filter((t) => t !== 'boolean');
+    const TEXTUAL = ['text', 'enum'];
+    const APPLIES: [op: string, types: string[], arity: 'none' | 'one' | 'list' | 'pair'][] = [
+      ['$eq', NOT_JSON, 'one'],
+      ['$ne', NOT_JSON, 'one'],
+      ['$gt', ORDERED, 'one'],
+      ['$lt', ORDERED, 'one'],
+      ['$gte', ORDERED, 'one'],
+      ['$lte', ORDERED, 'one'],
+      ['$between', ORDERED, 'pair'],
+      ['$in', NOT_JSON, 'list'],
+      ['$notin', NOT_JSON, 'list'],
+      ['$isnull', ALL, 'none'],
+      ['$notnull', ALL, 'none'],
+      ['$cont', TEXTUAL, 'one'],
+      ['$excl', TEXTUAL, 'one'],
+      ['$starts', TEXTUAL, 'one'],
+      ['$ends', TEXTUAL, 'one'],
+      ['$eqL', TEXTUAL, 'one'],
+      ['$neL', TEXTUAL, 'one'],
+      ['$contL', TEXTUAL, 'one'],
+      ['$exclL', TEXTUAL, 'one'],
+      ['$startsL', TEXTUAL, 'one'],
+      ['$endsL', TEXTUAL, 'one'],
+      ['$inL', TEXTUAL, 'list'],
+      ['$notinL', TEXTUAL, 'list'],
+    ];
+    const cases = APPLIES.flatMap(([op, types, arity]) =>
+      ALL.map((type) => [op, type, types.includes(type), arity] as const),
+    );
+    it.each(cases)('%s on %s: allowed %s', (op, type, allowed, arity) => {
+      const [field, value] = FIELDS[type]!;
+      const wire = arity === 'none' ? `${field}||${op}||true` : `${field}||${op}||${arity === 'one' ? value : `${value},${value}`}`;
+      const expected = { none: 'none', one: 'scalar', list: 'list', pair: 'range' }[arity];
+      if (allowed) {
+        expect(valueOf(`filter=${enc(wire)}`).kind).toBe(expected);
+      } else {
+        expect(errorOf(() => validate(`filter=${enc(wire)}`)).message).toContain(
+          `filter: operator ${op} cannot be used on "${field}" (${type}): `,
+        );
+      }
     });
   });
 
