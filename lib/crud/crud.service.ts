@@ -1,6 +1,6 @@
 import { NotFoundException } from '@nestjs/common';
 import type { ObjectLiteral, Repository } from 'typeorm';
-import { hashPassword } from '../auth/password';
+import { prepareIdentityValues } from '../auth/identity-values';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
 import type { Page } from '../interfaces/page.interface';
 import { validateQuery } from '../query/validate-query';
@@ -138,27 +138,21 @@ export class CrudService<T extends ObjectLiteral> {
     const conditions = this.allConditions(request, 'update');
     const values = await this.prepareUpdate(body, request);
     await this.scope.prepareWrite(this.entity, values, request, 'update', replace);
-    await this.hashPasswords(values);
+    await prepareIdentityValues(this.entity, this.runtime.model.auth, values);
     const record = await this.runtime.writerFor(request).update(this.plan, id, values, conditions, replace);
     if (!record) throw await this.missing(id, request, 'update');
     return record as Partial<T>;
   }
 
-  /** The hook's values, then scope (injected or checked, after the hook so it cannot be undone), then hashes. */
+  /**
+   * The hook's values, then scope (injected or checked, after the hook so it cannot be undone),
+   * then identity data (password length and hash, normalized login e-mail).
+   */
   private async createValues(body: object, request: CrudRequest): Promise<Record<string, unknown>> {
     const values = await this.prepareCreate(body, request);
     await this.scope.prepareWrite(this.entity, values, request, 'create', true);
-    await this.hashPasswords(values);
+    await prepareIdentityValues(this.entity, this.runtime.model.auth, values);
     return values;
-  }
-
-  /** Every `is_password` column is stored as a bcrypt hash, never as given. */
-  private async hashPasswords(values: Record<string, unknown>): Promise<void> {
-    for (const column of this.entity.columns) {
-      if (!column.field?.isPassword) continue;
-      const value = values[column.name];
-      if (typeof value === 'string') values[column.name] = await hashPassword(value);
-    }
   }
 
   /** The tenant scope of the root rows (403 when the context lacks it), then the `conditions()` hook. */

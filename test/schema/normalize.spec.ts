@@ -235,6 +235,8 @@ describe('normalizing the full fixture', () => {
       apiKeyPrefix: 'pm',
       accessTokenTtl: 900,
       refreshTokenTtl: 1209600,
+      // Given keys kept, the missing one defaulted.
+      loginThrottle: { maxFailuresPerAccount: 5, maxFailuresPerIp: 100, windowSeconds: 600 },
     });
     expect(full.api).toEqual({
       cors: { origin: ['http://localhost:5173', 'https://app.example.com'], credentials: true },
@@ -345,6 +347,7 @@ describe('defaults', () => {
       apiKeyPrefix: 'svc',
       accessTokenTtl: 900,
       refreshTokenTtl: 1209600,
+      loginThrottle: { maxFailuresPerAccount: 10, maxFailuresPerIp: 100, windowSeconds: 900 },
     });
   });
 
