@@ -1,9 +1,13 @@
 import bcrypt from 'bcryptjs';
-import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:crypto';
+import { randomBytes, type ScryptOptions, timingSafeEqual } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { ConcurrencyLimit } from './concurrency-limit';
+import { ScryptWorkerPool } from './scrypt-worker';
 
 /**
  * scrypt cost of every new hash: N = 2^14 (`ln`), r = 8, p = 1, so 16 MiB and about 50 ms per hash
- * on a 2-core machine (N = 2^15 took 150 ms). It runs on libuv's thread pool, never on the event loop.
+ * on a 2-core machine (N = 2^15 took 150 ms). Computed by Node's scrypt on worker threads of lower
+ * priority, never on the event loop.
  */
 export const PASSWORD_HASH_PARAMS = { ln: 14, r: 8, p: 1 } as const;
 
@@ -16,19 +20,26 @@ const MAX_P = 16;
 const SCRYPT_HASH = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 const BCRYPT_HASH = /^\$2[aby]\$\d{2}\$/;
 
+/**
+ * Hashes computed at once (hashing threads): one core fewer than the machine has, at least one,
+ * so a login storm cannot take every core from the event loop.
+ */
+export const PASSWORD_HASH_CONCURRENCY = Math.max(1, availableParallelism() - 1);
+const scryptThreads = new ScryptWorkerPool(PASSWORD_HASH_CONCURRENCY);
+/** Legacy bcrypt checks run on the event loop: one at a time. */
+const bcryptChecks = new ConcurrencyLimit(1);
+
 interface ScryptParams {
   ln: number;
   r: number;
   p: number;
 }
 
-/** `crypto.scrypt` as a promise; `maxmem` set to what the parameters need (128 · N · r) plus slack. */
+/** Node's scrypt on a hashing thread; `maxmem` set to what the parameters need (128 · N · r) plus slack. */
 function derive(password: string, salt: Buffer, keyLength: number, { ln, r, p }: ScryptParams): Promise<Buffer> {
   const N = 2 ** ln;
   const options: ScryptOptions = { N, r, p, maxmem: 256 * N * r };
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key)));
-  });
+  return scryptThreads.derive(password.normalize('NFC'), salt, keyLength, options);
 }
 
 /**
@@ -53,7 +64,7 @@ export async function verifyPassword(password: string, hash: unknown): Promise<b
     if (BCRYPT_HASH.test(hash)) {
       try {
         // bcryptjs computes in JavaScript; its async form at least yields between rounds.
-        return await bcrypt.compare(password, hash);
+        return await bcryptChecks.run(() => bcrypt.compare(password, hash));
       } catch {
         return false;
       }
