@@ -38,6 +38,8 @@ class ScryptThread {
     const worker = this.start();
     const id = this.nextId++;
     return new Promise<Buffer>((resolve, reject) => {
+      // Held open while it owes an answer (a script awaiting a hash must not exit), released when idle.
+      if (this.pending.size === 0) worker.ref();
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ id, password, salt, keyLength, options });
     });
@@ -46,12 +48,11 @@ class ScryptThread {
   private start(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { nice: SCRYPT_WORKER_NICE } });
-    // Never keeps the process alive; it ends with the process.
-    worker.unref();
     worker.on('message', ({ id, key, error }: { id: number; key?: Uint8Array; error?: string }) => {
       const pending = this.pending.get(id);
       if (!pending) return;
       this.pending.delete(id);
+      if (this.pending.size === 0) worker.unref();
       if (key) pending.resolve(Buffer.from(key.buffer, key.byteOffset, key.byteLength));
       else pending.reject(new Error(error ?? 'scrypt failed'));
     });
@@ -63,6 +64,8 @@ class ScryptThread {
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`scrypt worker exited with code ${code}`)));
+    // Listeners re-reference a worker: unreference it after adding them.
+    worker.unref();
     this.worker = worker;
     return worker;
   }
