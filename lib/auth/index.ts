@@ -11,7 +11,7 @@ export { SvcIdentityService, type Membership, type UserRecord } from './identity
 export { SvcJwtAuthenticator } from './jwt-authenticator';
 export { SvcTokenService, type AccessClaims, type RefreshClaims, type TokenPair } from './token.service';
 export { resolveJwtSecret, MissingJwtSecretError, MIN_SECRET_LENGTH } from './jwt-secret';
-export { hashPassword, verifyPassword, needsRehash, PASSWORD_HASH_PARAMS } from './password';
+export { hashPassword, verifyPassword, needsRehash, PASSWORD_HASH_PARAMS, PASSWORD_HASH_CONCURRENCY } from './password';
 export {
   PASSWORD_MIN_LENGTH,
   PASSWORD_MAX_LENGTH,
