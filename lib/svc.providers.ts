@@ -9,6 +9,7 @@ import { SvcAuthGuard } from './auth/auth.guard';
 import { SvcAuthService } from './auth/auth.service';
 import { SvcIdentityService } from './auth/identity.service';
 import { SvcJwtAuthenticator } from './auth/jwt-authenticator';
+import { InMemoryLoginThrottleStore, SVC_LOGIN_THROTTLE_STORE } from './auth/login-throttle.store';
 import { resolveJwtSecret } from './auth/jwt-secret';
 import { SvcTokenService } from './auth/token.service';
 import { readDatabaseConfig } from './database/database-config';
@@ -64,9 +65,16 @@ export const jwtSecretProvider: Provider = {
   useFactory: (options: SvcModuleOptions, model: ServiceModel): string => resolveJwtSecret(options.env ?? process.env, model.auth),
 };
 
+/** Failed-login counters in this process; `overrideProvider(SVC_LOGIN_THROTTLE_STORE)` swaps them. */
+export const loginThrottleStoreProvider: Provider = {
+  provide: SVC_LOGIN_THROTTLE_STORE,
+  useFactory: () => new InMemoryLoginThrottleStore(),
+};
+
 /** Authentication and scope: exported by `SvcModule` so guards resolve anywhere in the application. */
 export const authProviders: Provider[] = [
   jwtSecretProvider,
+  loginThrottleStoreProvider,
   SvcTokenService,
   SvcIdentityService,
   SvcApiKeyService,
@@ -79,6 +87,7 @@ export const authProviders: Provider[] = [
 
 export const authExports = [
   SVC_JWT_SECRET,
+  SVC_LOGIN_THROTTLE_STORE,
   SvcTokenService,
   SvcIdentityService,
   SvcApiKeyService,

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, HttpStatus, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, HttpStatus, Param, Post, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../decorators/auth.decorator';
 import type { AuthContext } from '../interfaces/auth-context.interface';
@@ -6,6 +6,7 @@ import { ApiErrorResponses } from '../swagger/api-crud.decorators';
 import { ChangePasswordDto, LogoutDto, ResetPasswordDto } from './account.dto';
 import { SvcAccountService } from './account.service';
 import { SvcAuthGuard } from './auth.guard';
+import { SvcLoginThrottleInterceptor } from './login-throttle.interceptor';
 
 /**
  * `POST /api/auth/password`, `/api/auth/users/:id/password` and `/api/auth/logout`, registered with
@@ -22,7 +23,9 @@ export class SvcAccountController {
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiOperation({ summary: "Change the caller's password; every other session of the user ends" })
   @ApiNoContentResponse()
-  @ApiErrorResponses(400, 401, 403)
+  @ApiErrorResponses(400, 401, 403, 429)
+  // Wrong current passwords count as failed logins of the client: no brute force through a stolen token.
+  @UseInterceptors(SvcLoginThrottleInterceptor)
   async changePassword(@Auth() auth: AuthContext, @Body() body: ChangePasswordDto): Promise<void> {
     await this.account.changePassword(auth, body.currentPassword, body.newPassword);
   }

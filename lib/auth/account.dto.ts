@@ -1,26 +1,25 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { MAX_PASSWORD_LENGTH } from './password';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-policy';
 
 export class ChangePasswordDto {
   @ApiProperty({ format: 'password' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(MAX_PASSWORD_LENGTH)
   currentPassword!: string;
 
-  @ApiProperty({ format: 'password', maxLength: MAX_PASSWORD_LENGTH })
+  /** Its length is checked in characters by the password policy, as on every route that sets a password. */
+  @ApiProperty({ format: 'password', minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(MAX_PASSWORD_LENGTH)
   newPassword!: string;
 }
 
 export class ResetPasswordDto {
-  @ApiProperty({ format: 'password', maxLength: MAX_PASSWORD_LENGTH })
+  /** Its length is checked in characters by the password policy, as on every route that sets a password. */
+  @ApiProperty({ format: 'password', minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(MAX_PASSWORD_LENGTH)
   newPassword!: string;
 }
 

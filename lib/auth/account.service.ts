@@ -7,6 +7,7 @@ import { InvalidCredentialsException } from './auth.service';
 import { idString } from './auth-context';
 import { SvcIdentityService } from './identity.service';
 import { hashPassword, verifyPassword } from './password';
+import { assertPasswordLength, PASSWORD_MAX_LENGTH, passwordLength, passwordLengthException } from './password-policy';
 import { revokeUserSessions } from './session-revocation';
 import { SvcTokenService } from './token.service';
 
@@ -29,6 +30,10 @@ export class SvcAccountService {
   /** Checks the current password, stores the new one, and revokes the user's other sessions. */
   async changePassword(auth: AuthContext, currentPassword: string, newPassword: string): Promise<void> {
     const userId = this.userOf(auth);
+    if (passwordLength(currentPassword) > PASSWORD_MAX_LENGTH) {
+      throw passwordLengthException('currentPassword', `currentPassword must be at most ${PASSWORD_MAX_LENGTH} characters`);
+    }
+    assertPasswordLength(newPassword, 'newPassword');
     const user = await this.identity.userById(userId);
     if (!user || !user.active) throw new ForbiddenException('This account cannot change its password');
     if (!(await verifyPassword(currentPassword, user.passwordHash))) throw new InvalidCredentialsException();
@@ -39,6 +44,7 @@ export class SvcAccountService {
   /** An administrator sets the password of a user of their organization; every session of that user ends. */
   async resetPassword(auth: AuthContext, targetId: string, newPassword: string): Promise<void> {
     if (!this.rules.isAdmin(auth)) throw new ForbiddenException('Only an administrator (auth.adminRoles) can reset passwords');
+    assertPasswordLength(newPassword, 'newPassword');
     const plan = this.userPlan();
     const conditions = this.rules.rootConditions(plan.model, { auth, skipScope: false }, 'update');
     const stored = await this.storePassword(targetId, newPassword, conditions);

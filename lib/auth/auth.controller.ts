@@ -1,10 +1,11 @@
-import { Body, Controller, Headers, HttpCode, HttpStatus, Post } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, HttpStatus, Post, UseInterceptors } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../decorators/public.decorator';
 import { ApiErrorResponses } from '../swagger/api-crud.decorators';
 import { ORGANIZATION_HEADER } from './auth.constants';
 import { LoginDto, RefreshDto, TokenPairDto } from './auth.dto';
 import { SvcAuthService } from './auth.service';
+import { SvcLoginThrottleInterceptor } from './login-throttle.interceptor';
 import type { TokenPair } from './token.service';
 
 /** `POST /api/auth/login` and `POST /api/auth/refresh`, registered when `auth.userEntity` is set. */
@@ -23,7 +24,8 @@ export class SvcAuthController {
     description: 'Organization to log in to, when the user has several memberships',
   })
   @ApiOkResponse({ type: TokenPairDto })
-  @ApiErrorResponses(400, 401, 403)
+  @ApiErrorResponses(400, 401, 403, 429)
+  @UseInterceptors(SvcLoginThrottleInterceptor)
   login(
     @Body() body: LoginDto,
     @Headers(ORGANIZATION_HEADER) organizationId?: string,

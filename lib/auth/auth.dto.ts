@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { PASSWORD_MAX_LENGTH } from './password-policy';
 
 export class LoginDto {
   @ApiProperty({ example: 'ada@example.com' })
@@ -8,11 +9,10 @@ export class LoginDto {
   @MaxLength(320)
   email!: string;
 
-  @ApiProperty({ format: 'password' })
+  @ApiProperty({ format: 'password', maxLength: PASSWORD_MAX_LENGTH })
   @IsString()
   @IsNotEmpty()
-  // bcrypt reads 72 bytes; a cap also bounds the work an anonymous request can cause.
-  @MaxLength(1024)
+  @MaxLength(PASSWORD_MAX_LENGTH)
   password!: string;
 }
 

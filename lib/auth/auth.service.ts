@@ -1,10 +1,11 @@
-import { ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { ForbiddenException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { InvalidTokenException } from '../exceptions/scope.exceptions';
 import { SvcRuntime } from '../svc-runtime';
 import { SvcRefreshToken } from './auth.entities';
 import { type Membership, SvcIdentityService, type UserRecord } from './identity.service';
-import { dummyPasswordCheck, verifyPassword } from './password';
+import { dummyPasswordCheck, hashPassword, needsRehash, verifyPassword } from './password';
+import { PASSWORD_MAX_LENGTH, passwordLength, passwordLengthException } from './password-policy';
 import { SvcTokenService, type TokenPair } from './token.service';
 
 /** The one answer to any failed login: the same for an unknown e-mail and a wrong password. */
@@ -31,13 +32,19 @@ interface Identity {
  */
 @Injectable()
 export class SvcAuthService {
+  private readonly logger = new Logger('SvcAuthService');
+
   constructor(
     private readonly runtime: SvcRuntime,
     private readonly identity: SvcIdentityService,
     private readonly tokens: SvcTokenService,
   ) {}
 
+  /** The e-mail is compared normalized (`A@x.io` is `a@x.io`); a legacy hash is upgraded on success. */
   async login(input: LoginInput): Promise<TokenPair> {
+    if (passwordLength(input.password) > PASSWORD_MAX_LENGTH) {
+      throw passwordLengthException('password', `password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+    }
     const user = await this.identity.userByEmail(input.email);
     if (!user) {
       await dummyPasswordCheck(input.password);
@@ -45,9 +52,19 @@ export class SvcAuthService {
     }
     const matches = await verifyPassword(input.password, user.passwordHash);
     if (!matches || !user.active) throw new InvalidCredentialsException();
+    if (needsRehash(user.passwordHash)) await this.rehash(user, input.password);
     const identity = await this.resolve(user, input.organizationId);
     const sessionId = await this.identity.createSession(user.id, this.refreshExpiry(), input.userAgent);
     return this.issue(identity, randomUUID(), sessionId);
+  }
+
+  /** Replaces a bcrypt (or older scrypt) hash with one of today's parameters; a failure only loses the upgrade. */
+  private async rehash(user: UserRecord, password: string): Promise<void> {
+    try {
+      await this.identity.replacePasswordHash(user.id, await hashPassword(password));
+    } catch (error) {
+      this.logger.warn(`Could not upgrade the password hash of user ${user.id}: ${(error as Error).message}`);
+    }
   }
 
   async refresh(refreshToken: string): Promise<TokenPair> {

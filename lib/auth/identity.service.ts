@@ -6,6 +6,8 @@ import type { ColumnModel, EntityModel, RelationModel, ServiceModel } from '../s
 import { SvcRuntime } from '../svc-runtime';
 import { SVC_MODEL } from '../svc.constants';
 import { idString, roleList } from './auth-context';
+import { normalizeEmail } from './email';
+import { LOGIN_EMAIL_FIELD } from './identity-values';
 
 /** A user as login needs it: never returned to a client. */
 export interface UserRecord {
@@ -41,9 +43,32 @@ export class SvcIdentityService {
     return this.model.auth;
   }
 
+  /**
+   * The user whose login e-mail matches, compared normalized. E-mails are stored normalized; a row
+   * written before that (mixed case) is still found, by a second, unindexed look-up.
+   */
   async userByEmail(email: string): Promise<UserRecord | null> {
     const plan = this.userPlan();
-    return this.user(plan, (alias, sql) => `${alias}.${plan.column('email')} = ${sql.param(email)}`);
+    const normalized = normalizeEmail(email);
+    const column = plan.column(LOGIN_EMAIL_FIELD);
+    return (
+      (await this.user(plan, (alias, sql) => `${alias}.${column} = ${sql.param(normalized)}`)) ??
+      (await this.user(plan, (alias, sql) => `LOWER(BTRIM(${alias}.${column})) = ${sql.param(normalized)}`))
+    );
+  }
+
+  /** Stores a new hash in the user's password field (a rehash at login). */
+  async replacePasswordHash(userId: string, hash: string): Promise<void> {
+    const plan = this.userPlan();
+    const id = this.typedKey(plan.primaryKey, userId);
+    const password = this.passwordColumn(plan.model);
+    if (id === null) return;
+    await this.runtime.dataSource
+      .createQueryBuilder()
+      .update(plan.metadata.target)
+      .set({ [password.name]: hash } as ObjectLiteral)
+      .where(`${plan.column(plan.primaryKey.name)} = :id`, { id })
+      .execute();
   }
 
   async userById(id: string): Promise<UserRecord | null> {
@@ -139,8 +164,7 @@ export class SvcIdentityService {
 
   private async user(plan: EntityPlan, where: (alias: string, sql: SqlContext) => string): Promise<UserRecord | null> {
     const model = plan.model;
-    const password = model.columns.find((column) => column.field?.isPassword);
-    if (!password) throw new Error(`auth.userEntity ${model.name} has no is_password field`);
+    const password = this.passwordColumn(model);
     const organization = this.column(model, this.organizationField());
     const roles = this.rolesColumn(model);
     const active = model.columns.find((column) => column.name === 'active' && column.type === 'boolean');
@@ -174,6 +198,12 @@ export class SvcIdentityService {
     qb.where(where(alias, sql)).orderBy(`${alias}.${plan.primaryKeyColumn}`, 'ASC');
     if (limit !== undefined) qb.limit(limit);
     return sql.applyTo(qb).getRawMany();
+  }
+
+  private passwordColumn(model: EntityModel): ColumnModel {
+    const password = model.columns.find((column) => column.field?.isPassword);
+    if (!password) throw new Error(`auth.userEntity ${model.name} has no is_password field`);
+    return password;
   }
 
   private organizationField(): string {

@@ -11,7 +11,21 @@ export { SvcIdentityService, type Membership, type UserRecord } from './identity
 export { SvcJwtAuthenticator } from './jwt-authenticator';
 export { SvcTokenService, type AccessClaims, type RefreshClaims, type TokenPair } from './token.service';
 export { resolveJwtSecret, MissingJwtSecretError, MIN_SECRET_LENGTH } from './jwt-secret';
-export { hashPassword, verifyPassword, PASSWORD_HASH_COST } from './password';
+export { hashPassword, verifyPassword, needsRehash, PASSWORD_HASH_PARAMS, PASSWORD_HASH_CONCURRENCY } from './password';
+export {
+  PASSWORD_MIN_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  assertPasswordLength,
+  passwordLengthProblem,
+} from './password-policy';
+export { normalizeEmail } from './email';
+export {
+  SVC_LOGIN_THROTTLE_STORE,
+  InMemoryLoginThrottleStore,
+  type LoginThrottleStore,
+  type LoginThrottleCount,
+} from './login-throttle.store';
+export { SvcLoginThrottleInterceptor, LoginThrottledException } from './login-throttle.interceptor';
 export { contextFromClaims, withOrganization } from './auth-context';
 export { extractCredential, readCookie, type Credential } from './credentials';
 export { SvcGuardsModule, type SvcGuardsModuleOptions } from './guards.module';

@@ -1,6 +1,6 @@
 import { NotFoundException } from '@nestjs/common';
 import type { ObjectLiteral, Repository } from 'typeorm';
-import { hashPassword } from '../auth/password';
+import { prepareIdentityValues } from '../auth/identity-values';
 import { revokeUserSessions } from '../auth/session-revocation';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
 import type { Page } from '../interfaces/page.interface';
@@ -146,7 +146,8 @@ export class CrudService<T extends ObjectLiteral> {
     const values = await this.prepareUpdate(body, request);
     this.identity.checkWrite(this.entity, body, values, request, 'update', id);
     await this.scope.prepareWrite(this.entity, values, request, 'update', replace);
-    const passwordChanged = await this.hashPasswords(values);
+    const passwordChanged = this.entity.columns.some((column) => column.field?.isPassword && typeof values[column.name] === 'string');
+    await prepareIdentityValues(this.entity, this.runtime.model.auth, values);
     const mode = replace ? this.keptOnReplace() : false;
     const record = await this.runtime.writerFor(request).update(this.plan, id, values, conditions, mode);
     if (!record) throw await this.missing(id, request, 'update');
@@ -161,28 +162,17 @@ export class CrudService<T extends ObjectLiteral> {
     return new Set([...kept, ...this.identity.authorityColumns(this.entity).map((column) => column.name)]);
   }
 
-  /** The hook's values, then scope (injected or checked, after the hook so it cannot be undone), then hashes. */
+  /**
+   * The hook's values, then scope (injected or checked, after the hook so it cannot be undone),
+   * then identity data (password length and hash, normalized login e-mail).
+   */
   private async createValues(body: object, request: CrudRequest): Promise<Record<string, unknown>> {
     this.identity.assertOperation(this.entity, request, 'create');
     const values = await this.prepareCreate(body, request);
     this.identity.checkWrite(this.entity, body, values, request, 'create');
     await this.scope.prepareWrite(this.entity, values, request, 'create', true);
-    await this.hashPasswords(values);
+    await prepareIdentityValues(this.entity, this.runtime.model.auth, values);
     return values;
-  }
-
-  /** Every password column is stored as a slow hash, never as given; true when one is written. */
-  private async hashPasswords(values: Record<string, unknown>): Promise<boolean> {
-    let hashed = false;
-    for (const column of this.entity.columns) {
-      if (!column.field?.isPassword) continue;
-      const value = values[column.name];
-      if (typeof value === 'string') {
-        values[column.name] = await hashPassword(value);
-        hashed = true;
-      }
-    }
-    return hashed;
   }
 
   /** The tenant scope of the root rows (403 when the context lacks it), then the `conditions()` hook. */

@@ -154,6 +154,18 @@ export interface AuthModel {
   readonly accessTokenTtl: number;
   /** Refresh token lifetime in seconds, default 1209600 (14 days). */
   readonly refreshTokenTtl: number;
+  /** Throttling of failed logins, always on. */
+  readonly loginThrottle: LoginThrottleModel;
+}
+
+/** `auth.loginThrottle`: failed logins allowed per window before `POST /api/auth/login` answers 429. */
+export interface LoginThrottleModel {
+  /** Per account (normalized e-mail), default 10. */
+  readonly maxFailuresPerAccount: number;
+  /** Per client IP over all accounts, default 100. */
+  readonly maxFailuresPerIp: number;
+  /** Window length in seconds from the first failure, default 900. */
+  readonly windowSeconds: number;
 }
 
 export interface CorsModel {

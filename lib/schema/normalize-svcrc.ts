@@ -31,6 +31,7 @@ export const SVCRC_DEFAULTS = {
     apiKeyPrefix: 'svc',
     accessTokenTtl: 900,
     refreshTokenTtl: 1_209_600,
+    loginThrottle: { maxFailuresPerAccount: 10, maxFailuresPerIp: 100, windowSeconds: 900 },
   },
   pagination: { defaultLimit: 25, maxLimit: 1000 },
   bodyLimit: '1mb',
@@ -164,6 +165,11 @@ function normalizeAuth(raw: RawAuth | undefined): AuthModel | null {
     apiKeyPrefix: raw.apiKeyPrefix ?? defaults.apiKeyPrefix,
     accessTokenTtl: raw.accessTokenTtl ?? defaults.accessTokenTtl,
     refreshTokenTtl: raw.refreshTokenTtl ?? defaults.refreshTokenTtl,
+    loginThrottle: {
+      maxFailuresPerAccount: raw.loginThrottle?.maxFailuresPerAccount ?? defaults.loginThrottle.maxFailuresPerAccount,
+      maxFailuresPerIp: raw.loginThrottle?.maxFailuresPerIp ?? defaults.loginThrottle.maxFailuresPerIp,
+      windowSeconds: raw.loginThrottle?.windowSeconds ?? defaults.loginThrottle.windowSeconds,
+    },
   };
 }
 

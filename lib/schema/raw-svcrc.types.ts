@@ -64,6 +64,11 @@ export interface RawAuth {
   readonly apiKeyPrefix?: string;
   readonly accessTokenTtl?: number;
   readonly refreshTokenTtl?: number;
+  readonly loginThrottle?: {
+    readonly maxFailuresPerAccount?: number;
+    readonly maxFailuresPerIp?: number;
+    readonly windowSeconds?: number;
+  };
 }
 
 export interface RawApi {

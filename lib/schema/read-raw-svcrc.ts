@@ -137,6 +137,7 @@ function readRelationship(value: unknown): RawRelationship {
 function readAuth(value: unknown): RawAuth | undefined {
   const raw = optionalObject(value);
   if (!raw) return undefined;
+  const loginThrottle = optionalObject(raw.loginThrottle);
   return {
     provider: string(raw.provider),
     userEntity: string(raw.userEntity),
@@ -148,6 +149,11 @@ function readAuth(value: unknown): RawAuth | undefined {
     apiKeyPrefix: string(raw.apiKeyPrefix),
     accessTokenTtl: integer(raw.accessTokenTtl, 1),
     refreshTokenTtl: integer(raw.refreshTokenTtl, 1),
+    loginThrottle: loginThrottle && {
+      maxFailuresPerAccount: integer(loginThrottle.maxFailuresPerAccount, 1, 1_000_000),
+      maxFailuresPerIp: integer(loginThrottle.maxFailuresPerIp, 1, 1_000_000),
+      windowSeconds: integer(loginThrottle.windowSeconds, 1, 86_400),
+    },
   };
 }
 

@@ -13,6 +13,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflicting unique value or referenced record',
   413: 'Request body too large',
   422: 'Constraint failure (e.g. a foreign key to a missing record)',
+  429: 'Too many requests (or failed logins); see the Retry-After header',
 };
 
 /** Documents the given error statuses with the error envelope. */

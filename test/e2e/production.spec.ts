@@ -19,6 +19,7 @@ const AUTH: NonNullable<ServiceModel['auth']> = {
   apiKeyPrefix: 'svc',
   accessTokenTtl: 900,
   refreshTokenTtl: 1209600,
+  loginThrottle: { maxFailuresPerAccount: 10, maxFailuresPerIp: 100, windowSeconds: 900 },
 };
 /** Never connected to: every refusal happens before the database is opened. */
 const UNUSED_URL = 'postgres://postgres@127.0.0.1:5432/svc_never_opened';

@@ -18,7 +18,7 @@
  *   under `npm run test:stress`, where a slow or noisy machine cannot fail `npm test`.
  */
 import { createHash, createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { type AuthContext, createCrudRequest, findApiKey, hashApiKey, SvcApiKey } from '@svc/nest';
+import { type AuthContext, createCrudRequest, findApiKey, hashApiKey, SvcApiKey, verifyPassword } from '@svc/nest';
 import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
@@ -36,7 +36,8 @@ const nodeCrypto: typeof import('node:crypto') = require('node:crypto');
 
 const INVALID = { statusCode: 401, message: 'Invalid token', error: 'Unauthorized' };
 const MISSING = { statusCode: 401, message: 'Unauthorized', error: 'Unauthorized' };
-const BCRYPT = /\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}/;
+/** A password hash of either kind: scrypt (new) or bcrypt (legacy). */
+const PASSWORD_HASH = /\$scrypt\$|\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}/;
 
 const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 const now = () => Math.floor(Date.now() / 1000);
@@ -416,10 +417,10 @@ describe.each(DATABASE_KINDS)('auth attacks (%s)', (kind) => {
       let row = await stored();
       expect(row.passwordHash).not.toBe(knownHash);
       expect(row.pin).not.toBe(knownPin);
-      expect(row.passwordHash).toMatch(/^\$2[aby]\$12\$/);
-      expect(await bcrypt.compare('known-password', row.passwordHash)).toBe(false);
-      expect(await bcrypt.compare(knownHash, row.passwordHash)).toBe(true);
-      expect(await bcrypt.compare(knownPin, row.pin)).toBe(true);
+      expect(row.passwordHash).toMatch(/^\$scrypt\$/);
+      expect(await verifyPassword('known-password', row.passwordHash)).toBe(false);
+      expect(await verifyPassword(knownHash, row.passwordHash)).toBe(true);
+      expect(await verifyPassword(knownPin, row.pin)).toBe(true);
       await http().post('/api/auth/login').send({ email: 'mallory@example.com', password: 'known-password' }).expect(401);
       await http().post('/api/auth/login').send({ email: 'mallory@example.com', password: knownHash }).expect(200);
 
@@ -432,7 +433,7 @@ describe.each(DATABASE_KINDS)('auth attacks (%s)', (kind) => {
       await http().patch(`/users/${created.body.id}`).set(adminInA).send({ passwordHash: aliceRow.passwordHash }).expect(200);
       row = await stored();
       expect(row.passwordHash).not.toBe(aliceRow.passwordHash);
-      expect(await bcrypt.compare(w.alice.password, row.passwordHash)).toBe(false);
+      expect(await verifyPassword(w.alice.password, row.passwordHash)).toBe(false);
     });
 
     it.each([
@@ -580,7 +581,7 @@ describe.each(DATABASE_KINDS)('auth attacks (%s)', (kind) => {
       ...keyHashes,
     ];
     expect(answers.length).toBeGreaterThan(100);
-    const leaks = answers.filter((text) => BCRYPT.test(text) || secrets.some((secret) => text.includes(secret)));
+    const leaks = answers.filter((text) => PASSWORD_HASH.test(text) || secrets.some((secret) => text.includes(secret)));
     expect(leaks).toEqual([]);
   });
 

@@ -65,6 +65,19 @@ describe('semantic checks', () => {
     ]);
   });
 
+  it('validates auth.loginThrottle: positive integers, bounded window, known keys', () => {
+    const withThrottle = (loginThrottle: unknown) => problems({ ...auth, auth: { ...auth.auth, loginThrottle } });
+    expect(withThrottle({ maxFailuresPerAccount: 3, maxFailuresPerIp: 30, windowSeconds: 60 })).toEqual([]);
+    expect(withThrottle({ maxFailuresPerAccount: 0, windowSeconds: 86401, maxFailuresPerIP: 5 })).toEqual([
+      { path: 'auth.loginThrottle.maxFailuresPerIP', message: 'unknown key "maxFailuresPerIP" (did you mean "maxFailuresPerIp"?)' },
+      { path: 'auth.loginThrottle.maxFailuresPerAccount', message: 'must be >= 1 (got 0)' },
+      { path: 'auth.loginThrottle.windowSeconds', message: 'must be <= 86400 (got 86401)' },
+    ]);
+    expect(withThrottle({ maxFailuresPerAccount: 2.5 })).toEqual([
+      { path: 'auth.loginThrottle.maxFailuresPerAccount', message: 'must be an integer (got 2.5)' },
+    ]);
+  });
+
   it('needs a text email on the user entity', () => {
     const entities = [
       { name: 'User', fields: [{ name: 'password', type: 'text', is_password: true }] },

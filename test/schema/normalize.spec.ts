@@ -236,6 +236,8 @@ describe('normalizing the full fixture', () => {
       apiKeyPrefix: 'pm',
       accessTokenTtl: 900,
       refreshTokenTtl: 1209600,
+      // Given keys kept, the missing one defaulted.
+      loginThrottle: { maxFailuresPerAccount: 5, maxFailuresPerIp: 100, windowSeconds: 600 },
     });
     expect(full.api).toEqual({
       cors: { origin: ['http://localhost:5173', 'https://app.example.com'], credentials: true },
@@ -347,6 +349,7 @@ describe('defaults', () => {
       apiKeyPrefix: 'svc',
       accessTokenTtl: 900,
       refreshTokenTtl: 1209600,
+      loginThrottle: { maxFailuresPerAccount: 10, maxFailuresPerIp: 100, windowSeconds: 900 },
     });
   });
 

@@ -1,0 +1,29 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { type LoginThrottleModel, type ServiceModel, SvcGuardsModule, SvcModule } from '@svc/nest';
+import { AutogenModule } from './src/autogen/autogen.module';
+import { svcModel } from './src/autogen/svc.model';
+import { TENANCY_JWT_SECRET } from './src/app.module';
+
+/**
+ * The tenancy app with both guards global, its `auth.loginThrottle` replaced (as a `.svcrc`
+ * would set it) and `TRUST_PROXY=loopback`, so a test can speak from several client IPs
+ * with `X-Forwarded-For`.
+ */
+export function loginAppModule(loginThrottle: Partial<LoginThrottleModel> = {}) {
+  return (env: Record<string, string>): DynamicModule => {
+    @Module({})
+    class LoginAppModule {}
+    const model: ServiceModel = {
+      ...svcModel,
+      auth: { ...svcModel.auth!, loginThrottle: { ...svcModel.auth!.loginThrottle, ...loginThrottle } },
+    };
+    return {
+      module: LoginAppModule,
+      imports: [
+        SvcModule.forRoot({ schema: model, env: { ...env, JWT_SECRET: TENANCY_JWT_SECRET, TRUST_PROXY: 'loopback' } }),
+        AutogenModule,
+        SvcGuardsModule.forRoot({ global: true }),
+      ],
+    };
+  };
+}
