@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { useJsonBodyParser } from './http/json-body';
+import { createJsonOnlyMiddleware } from './http/json-only';
 import { applyOperationalSettings } from './production/operational-settings';
 import { SvcRuntime } from './svc-runtime';
 
@@ -14,18 +15,20 @@ export interface ConfigureAppOptions {
 }
 
 /**
- * Applies the service-wide settings of `.svcrc` to an application: JSON body
- * limit, CORS, the OpenAPI page at `/_docs`; and, first, the process settings of
+ * Applies the service-wide settings of `.svcrc` to an application: CORS, request
+ * bodies as JSON only (any other body is 415) within the body limit, the OpenAPI page at `/_docs`; and, first, the process settings of
  * `applyOperationalSettings()`: `LOG_LEVEL`, `TRUST_PROXY`, request logging, and a
  * graceful shutdown on SIGTERM (in-flight requests finish, the database closes, exit 0).
  */
 export function configureSvcApp(app: INestApplication, options: ConfigureAppOptions = {}): void {
   applyOperationalSettings(app);
   const { model } = app.get(SvcRuntime);
-  useJsonBodyParser(app, model.api.bodyLimit);
   if (model.api.cors) {
     app.enableCors({ origin: [...model.api.cors.origin], credentials: model.api.cors.credentials });
   }
+  // After CORS, so an allowed origin can read the 415; before any body parser.
+  app.use(createJsonOnlyMiddleware());
+  useJsonBodyParser(app, model.api.bodyLimit);
   if (options.docs ?? true) {
     const config = new DocumentBuilder()
       .setTitle(options.title ?? process.env.npm_package_name ?? 'API')
