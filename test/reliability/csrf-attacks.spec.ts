@@ -13,6 +13,7 @@ import { AutogenModule } from '../apps/tenancy/src/autogen/autogen.module';
 import { svcModel } from '../apps/tenancy/src/autogen/svc.model';
 import { TENANCY_JWT_SECRET } from '../apps/tenancy/src/app.module';
 import type { AdapterChoice } from '../support/start-app';
+import type { Test } from 'supertest';
 import { DATABASE_KINDS } from '../support/databases';
 import { httpClient } from '../support/http';
 import { type RunningApp, startApp } from '../support/start-app';
@@ -74,7 +75,7 @@ describe.each(CASES)('CSRF attacks (%s, %s)', (kind, platform) => {
   const cookie = () => ({ Cookie: `svc_session=${aliceToken}` });
 
   describe('bodies other than JSON answer 415 and write nothing', () => {
-    const FORMS: [string, (name: string) => ReturnType<ReturnType<typeof httpClient>>][] = [
+    const FORMS: [string, (name: string) => Test][] = [
       ['a form (urlencoded)', (name) => http().post('/projects').set(w.as.alice).type('form').send(`name=${name}`)],
       ['multipart', (name) => http().post('/projects').set(w.as.alice).field('name', name)],
       ['text/plain holding JSON', (name) => http().post('/projects').set(w.as.alice).set('Content-Type', 'text/plain').send(JSON.stringify({ name }))],
