@@ -6,7 +6,7 @@ export { SvcApiKeyService } from './api-key.service';
 export { SvcAuthGuard } from './auth.guard';
 export { SvcAuthService, INVALID_CREDENTIALS, InvalidCredentialsException, type LoginInput } from './auth.service';
 export { SvcAuthController } from './auth.controller';
-export { LoginDto, RefreshDto, TokenPairDto } from './auth.dto';
+export { LoginDto, RefreshDto, SessionCookieOptionDto, TokenPairDto } from './auth.dto';
 export { SvcIdentityService, type Membership, type UserRecord } from './identity.service';
 export { SvcJwtAuthenticator } from './jwt-authenticator';
 export { SvcTokenService, type AccessClaims, type RefreshClaims, type TokenPair } from './token.service';
@@ -14,4 +14,6 @@ export { resolveJwtSecret, MissingJwtSecretError, MIN_SECRET_LENGTH } from './jw
 export { hashPassword, verifyPassword, PASSWORD_HASH_COST } from './password';
 export { contextFromClaims, withOrganization } from './auth-context';
 export { extractCredential, readCookie, type Credential } from './credentials';
+export { isCookieRequestAllowed, type OriginCheckedRequest } from './cross-site';
+export { clearSessionCookie, setSessionCookie, type CookieResponse } from './session-cookie';
 export { SvcGuardsModule, type SvcGuardsModuleOptions } from './guards.module';
