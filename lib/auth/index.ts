@@ -10,7 +10,7 @@ export { LoginDto, RefreshDto, SessionCookieOptionDto, TokenPairDto } from './au
 export { SvcIdentityService, type Membership, type UserRecord } from './identity.service';
 export { SvcJwtAuthenticator } from './jwt-authenticator';
 export { SvcTokenService, type AccessClaims, type RefreshClaims, type TokenPair } from './token.service';
-export { resolveJwtSecret, MissingJwtSecretError, MIN_SECRET_LENGTH } from './jwt-secret';
+export { resolveJwtSecret, MissingJwtSecretError, MIN_SECRET_LENGTH, JWT_SECRET_PLACEHOLDER, weakJwtSecretProblem } from './jwt-secret';
 export { hashPassword, verifyPassword, PASSWORD_HASH_COST } from './password';
 export { contextFromClaims, withOrganization } from './auth-context';
 export { extractCredential, readCookie, type Credential } from './credentials';
