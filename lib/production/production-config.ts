@@ -37,7 +37,7 @@ export function productionConfigProblems(env: Env, model: Pick<ServiceModel, 'au
     );
   }
   const secret = env.JWT_SECRET;
-  const weakness = model.auth && value(env, 'JWT_SECRET') !== undefined && secret !== undefined ? weakJwtSecretProblem(secret) : undefined;
+  const weakness = model.auth && secret?.trim() ? weakJwtSecretProblem(secret) : undefined;
   if (weakness) {
     problems.push(
       `${weakness} Set JWT_SECRET to a random string of at least ${MIN_SECRET_LENGTH} bytes (openssl rand -base64 48), the same on every instance.`,
