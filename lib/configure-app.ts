@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { useJsonBodyParser } from './http/json-body';
+import { createJsonOnlyMiddleware } from './http/json-only';
 import { applyOperationalSettings } from './production/operational-settings';
 import { SvcRuntime } from './svc-runtime';
 
@@ -9,24 +10,31 @@ export interface ConfigureAppOptions {
   title?: string;
   /** Version of the OpenAPI document. Default `1.0.0`. */
   version?: string;
-  /** Serve the OpenAPI page at `/_docs` (JSON at `/_docs-json`). Default true. */
+  /**
+   * Serve the OpenAPI page at `/_docs` (JSON at `/_docs-json`, YAML at `/_docs-yaml`). Default:
+   * `api.docs` of `.svcrc` (itself default true). `false` here or there turns the page off.
+   */
   docs?: boolean;
 }
 
 /**
- * Applies the service-wide settings of `.svcrc` to an application: JSON body
- * limit, CORS, the OpenAPI page at `/_docs`; and, first, the process settings of
+ * Applies the service-wide settings of `.svcrc` to an application: no `X-Powered-By` header,
+ * CORS, request bodies as JSON only (any other body is 415) within the body limit, the OpenAPI
+ * page at `/_docs` unless `api.docs` is false; and, first, the process settings of
  * `applyOperationalSettings()`: `LOG_LEVEL`, `TRUST_PROXY`, request logging, and a
  * graceful shutdown on SIGTERM (in-flight requests finish, the database closes, exit 0).
  */
 export function configureSvcApp(app: INestApplication, options: ConfigureAppOptions = {}): void {
   applyOperationalSettings(app);
   const { model } = app.get(SvcRuntime);
-  useJsonBodyParser(app, model.api.bodyLimit);
+  hidePoweredBy(app);
   if (model.api.cors) {
     app.enableCors({ origin: [...model.api.cors.origin], credentials: model.api.cors.credentials });
   }
-  if (options.docs ?? true) {
+  // After CORS, so an allowed origin can read the 415; before any body parser.
+  app.use(createJsonOnlyMiddleware());
+  useJsonBodyParser(app, model.api.bodyLimit);
+  if (model.api.docs && options.docs !== false) {
     const config = new DocumentBuilder()
       .setTitle(options.title ?? process.env.npm_package_name ?? 'API')
       .setVersion(options.version ?? '1.0.0')
@@ -35,4 +43,11 @@ export function configureSvcApp(app: INestApplication, options: ConfigureAppOpti
       .build();
     SwaggerModule.setup('_docs', app, () => SwaggerModule.createDocument(app, config));
   }
+}
+
+/** Express announces itself in `X-Powered-By` unless told not to; Fastify sends no such header. */
+function hidePoweredBy(app: INestApplication): void {
+  const adapter = app.getHttpAdapter();
+  if (adapter.getType() !== 'express') return;
+  (adapter.getInstance() as { disable(setting: string): unknown }).disable('x-powered-by');
 }

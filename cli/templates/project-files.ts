@@ -176,7 +176,8 @@ APP_PORT=3100
 # In production keep it false and apply migrations with \`svc migrate\`.
 # DATABASE_SYNC=false
 
-# Secret that signs end-user access tokens when .svcrc declares "auth". Required in production.
+# Secret that signs end-user access tokens when .svcrc declares "auth". Required in production,
+# where a secret under 32 bytes or this placeholder is refused: make one with \`openssl rand -base64 48\`.
 # JWT_SECRET=change-me
 
 # production in deployments.

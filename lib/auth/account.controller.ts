@@ -1,12 +1,16 @@
-import { Body, Controller, HttpCode, HttpStatus, Param, Post, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, HttpStatus, Inject, Optional, Param, Post, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../decorators/auth.decorator';
 import type { AuthContext } from '../interfaces/auth-context.interface';
+import type { SvcModuleOptions } from '../interfaces/svc-module-options.interface';
+import { isProduction } from '../production/production-config';
+import { MODULE_OPTIONS_TOKEN } from '../svc.module-definition';
 import { ApiErrorResponses } from '../swagger/api-crud.decorators';
 import { ChangePasswordDto, LogoutDto, ResetPasswordDto } from './account.dto';
 import { SvcAccountService } from './account.service';
 import { SvcAuthGuard } from './auth.guard';
 import { SvcLoginThrottleInterceptor } from './login-throttle.interceptor';
+import { clearSessionCookie, type CookieResponse } from './session-cookie';
 
 /**
  * `POST /api/auth/password`, `/api/auth/users/:id/password` and `/api/auth/logout`, registered with
@@ -17,7 +21,14 @@ import { SvcLoginThrottleInterceptor } from './login-throttle.interceptor';
 @UseGuards(SvcAuthGuard)
 @Controller('api/auth')
 export class SvcAccountController {
-  constructor(private readonly account: SvcAccountService) {}
+  private readonly secureCookies: boolean;
+
+  constructor(
+    private readonly account: SvcAccountService,
+    @Optional() @Inject(MODULE_OPTIONS_TOKEN) options?: SvcModuleOptions,
+  ) {
+    this.secureCookies = isProduction(options?.env ?? process.env);
+  }
 
   @Post('password')
   @HttpCode(HttpStatus.NO_CONTENT)
@@ -41,10 +52,15 @@ export class SvcAccountController {
 
   @Post('logout')
   @HttpCode(HttpStatus.NO_CONTENT)
-  @ApiOperation({ summary: 'End the current session (and the refresh token given, if any)' })
+  @ApiOperation({ summary: 'End the current session (and the refresh token given, if any); clears the svc_session cookie' })
   @ApiNoContentResponse()
   @ApiErrorResponses(400, 401)
-  async logout(@Auth() auth: AuthContext, @Body() body: LogoutDto): Promise<void> {
+  async logout(
+    @Auth() auth: AuthContext,
+    @Body() body: LogoutDto,
+    @Res({ passthrough: true }) response: CookieResponse,
+  ): Promise<void> {
     await this.account.logout(auth, body?.refreshToken);
+    clearSessionCookie(response, this.secureCookies);
   }
 }

@@ -1,8 +1,21 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PASSWORD_MAX_LENGTH } from './password-policy';
 
-export class LoginDto {
+/** The `cookie` flag of login and refresh. */
+export class SessionCookieOptionDto {
+  @ApiPropertyOptional({
+    description:
+      'true: also set the access token as the `svc_session` cookie (HttpOnly, SameSite=Lax, Path=/, Secure in production), ' +
+      'for browser apps. Default false. The token pair is in the body either way.',
+    default: false,
+  })
+  @IsOptional()
+  @IsBoolean()
+  cookie?: boolean;
+}
+
+export class LoginDto extends SessionCookieOptionDto {
   @ApiProperty({ example: 'ada@example.com' })
   @IsString()
   @IsNotEmpty()
@@ -16,7 +29,7 @@ export class LoginDto {
   password!: string;
 }
 
-export class RefreshDto {
+export class RefreshDto extends SessionCookieOptionDto {
   @ApiProperty()
   @IsString()
   @IsNotEmpty()

@@ -3,7 +3,8 @@ import { API_KEY_HEADER, SESSION_COOKIE } from './auth.constants';
 /** A credential found on a request, before it is checked. */
 export type Credential =
   | { readonly kind: 'api-key'; readonly key: string }
-  | { readonly kind: 'jwt'; readonly token: string }
+  /** `source`: where the token came from; a `cookie` is sent by browsers on their own, so writes need a same-origin check. */
+  | { readonly kind: 'jwt'; readonly token: string; readonly source: 'header' | 'cookie' }
   /** Something was sent but cannot be a credential (`Authorization: Basic ...`, an empty bearer). */
   | { readonly kind: 'malformed' };
 
@@ -46,7 +47,7 @@ export function extractCredential(request: HeaderBag, apiKeyPrefix: string): Cre
     const match = /^Bearer +(\S+) *$/i.exec(authorization);
     if (!match) return { kind: 'malformed' };
     const value = match[1];
-    return value.startsWith(`${apiKeyPrefix}_`) ? { kind: 'api-key', key: value } : { kind: 'jwt', token: value };
+    return value.startsWith(`${apiKeyPrefix}_`) ? { kind: 'api-key', key: value } : { kind: 'jwt', token: value, source: 'header' };
   }
   const apiKey = header(request, API_KEY_HEADER);
   if (apiKey !== undefined) {
@@ -59,7 +60,7 @@ export function extractCredential(request: HeaderBag, apiKeyPrefix: string): Cre
   const cookies = readCookies(header(request, 'cookie'), SESSION_COOKIE);
   if (cookies.length > 1) return { kind: 'malformed' };
   const cookie = cookies[0];
-  if (cookie !== undefined) return cookie === '' ? { kind: 'malformed' } : { kind: 'jwt', token: cookie };
+  if (cookie !== undefined) return cookie === '' ? { kind: 'malformed' } : { kind: 'jwt', token: cookie, source: 'cookie' };
   return null;
 }
 

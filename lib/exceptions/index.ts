@@ -1,2 +1,3 @@
 export * from './platform.exceptions';
 export * from './scope.exceptions';
+export * from './cross-site.exception';

@@ -57,10 +57,19 @@ type FastifyParserDone = (error: Error | null, body?: unknown) => void;
 /** `useBodyParser()` of Express's and of Fastify's Nest application, which take different arguments. */
 type BodyParserApp = INestApplication & { useBodyParser?: (...args: unknown[]) => unknown };
 
+/** Fastify's match for `application/<anything>+json` (its own `application/json` parser is a string match). */
+const STRUCTURED_JSON = /^application\/[a-z0-9!#$&^_.+-]+\+json(?:\s*;|$)/i;
+
 /**
- * The JSON body parser with `limit` (a `.svcrc` size) on either HTTP platform. Past the limit
- * the request fails before routing with body-parser's `entity.too.large` (Express) or
- * `FST_ERR_CTP_BODY_TOO_LARGE` (Fastify); `SvcExceptionFilter` answers both with 413.
+ * The JSON body parser with `limit` (a `.svcrc` size) on either HTTP platform, for
+ * `application/json` and `application/*+json`. Past the limit the request fails before routing
+ * with body-parser's `entity.too.large` (Express) or `FST_ERR_CTP_BODY_TOO_LARGE` (Fastify);
+ * `SvcExceptionFilter` answers both with 413.
+ *
+ * Also keeps Nest from adding its default form (`application/x-www-form-urlencoded`) parser at
+ * `init()`: Nest skips it when one is registered already, so a parser that accepts nothing
+ * (Express) or refuses with 415 (Fastify) takes its place. Bodies are JSON only; see
+ * `createJsonOnlyMiddleware()`.
  *
  * The platforms are told apart here because their `useBodyParser()` signatures differ.
  */
@@ -80,7 +89,12 @@ export function useJsonBodyParser(app: INestApplication, limit: string): void {
       done(null, parsed);
     };
     target.useBodyParser('application/json', { bodyLimit: byteSize(limit) }, parser);
+    target.useBodyParser(STRUCTURED_JSON, { bodyLimit: byteSize(limit) }, parser);
+    const refuseForm = (_request: unknown, _body: Buffer, done: FastifyParserDone): void =>
+      done(new UnsupportedMediaTypeException('Content-Type "application/x-www-form-urlencoded" is not accepted'));
+    target.useBodyParser('application/x-www-form-urlencoded', {}, refuseForm);
   } else {
-    target.useBodyParser('json', { limit });
+    target.useBodyParser('json', { limit, type: ['application/json', 'application/*+json'] });
+    target.useBodyParser('urlencoded', { type: () => false });
   }
 }

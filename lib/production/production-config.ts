@@ -1,3 +1,4 @@
+import { MIN_SECRET_LENGTH, weakJwtSecretProblem } from '../auth/jwt-secret';
 import { svcLogLevels } from '../logging/log-levels';
 import type { ServiceModel } from '../schema/model';
 
@@ -23,7 +24,8 @@ export function isProduction(env: Env = process.env): boolean {
 
 /**
  * What makes `env` unfit for production, one sentence per problem (empty when fit):
- * `JWT_SECRET` missing while `.svcrc` has `auth`, `DATABASE_URL` missing,
+ * `JWT_SECRET` missing, shorter than 32 bytes or the `.env.example` placeholder while `.svcrc`
+ * has `auth`, `DATABASE_URL` missing,
  * `DATABASE_SYNC=true`, `DATABASE_TYPE=pglite`. Checked whatever `NODE_ENV` says.
  */
 export function productionConfigProblems(env: Env, model: Pick<ServiceModel, 'auth'>): string[] {
@@ -32,6 +34,13 @@ export function productionConfigProblems(env: Env, model: Pick<ServiceModel, 'au
     problems.push(
       'JWT_SECRET is not set, and .svcrc has "auth": tokens would be signed with a key that dies with the process. ' +
         'Set JWT_SECRET to a random string of at least 32 characters (openssl rand -base64 48), the same on every instance.',
+    );
+  }
+  const secret = env.JWT_SECRET;
+  const weakness = model.auth && secret?.trim() ? weakJwtSecretProblem(secret) : undefined;
+  if (weakness) {
+    problems.push(
+      `${weakness} Set JWT_SECRET to a random string of at least ${MIN_SECRET_LENGTH} bytes (openssl rand -base64 48), the same on every instance.`,
     );
   }
   if (value(env, 'DATABASE_TYPE')?.toLowerCase() === 'pglite') {

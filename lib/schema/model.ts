@@ -200,6 +200,8 @@ export interface ServiceModel {
     /** Largest accepted JSON body, e.g. `1mb` (default). */
     readonly bodyLimit: string;
     readonly rateLimit: RateLimitModel | null;
+    /** Serve the OpenAPI page at `/_docs` (`/_docs-json`, `/_docs-yaml`), default true. */
+    readonly docs: boolean;
   };
   readonly database: { readonly pool: { readonly max: number } };
   /** Domain events on for every entity (entities may still opt in one by one). */

@@ -35,6 +35,7 @@ export const SVCRC_DEFAULTS = {
   },
   pagination: { defaultLimit: 25, maxLimit: 1000 },
   bodyLimit: '1mb',
+  docs: true,
   poolMax: 20,
 } as const;
 
@@ -271,6 +272,7 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
         maxLimit: api?.pagination?.maxLimit ?? SVCRC_DEFAULTS.pagination.maxLimit,
       },
       bodyLimit: api?.bodyLimit ?? SVCRC_DEFAULTS.bodyLimit,
+      docs: api?.docs ?? SVCRC_DEFAULTS.docs,
       rateLimit:
         api?.rateLimit?.ttl !== undefined && api.rateLimit.limit !== undefined
           ? { ttl: api.rateLimit.ttl, limit: api.rateLimit.limit }

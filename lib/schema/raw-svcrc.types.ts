@@ -76,6 +76,7 @@ export interface RawApi {
   readonly pagination?: { readonly defaultLimit?: number; readonly maxLimit?: number };
   readonly bodyLimit?: string;
   readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
+  readonly docs?: boolean;
 }
 
 export interface RawSvcrc {

@@ -4,10 +4,10 @@ const req = (headers: Record<string, string>) => ({ headers });
 
 describe('extractCredential', () => {
   it.each([
-    [{ authorization: 'Bearer eyJ.a.b' }, { kind: 'jwt', token: 'eyJ.a.b' }],
-    [{ authorization: 'bearer   eyJ.a.b  ' }, { kind: 'jwt', token: 'eyJ.a.b' }],
+    [{ authorization: 'Bearer eyJ.a.b' }, { kind: 'jwt', token: 'eyJ.a.b', source: 'header' }],
+    [{ authorization: 'bearer   eyJ.a.b  ' }, { kind: 'jwt', token: 'eyJ.a.b', source: 'header' }],
     [{ authorization: 'Bearer svc_secret' }, { kind: 'api-key', key: 'svc_secret' }],
-    [{ authorization: 'Bearer other_secret' }, { kind: 'jwt', token: 'other_secret' }],
+    [{ authorization: 'Bearer other_secret' }, { kind: 'jwt', token: 'other_secret', source: 'header' }],
     [{ authorization: 'Basic abc' }, { kind: 'malformed' }],
     [{ authorization: 'Bearer' }, { kind: 'malformed' }],
     [{ authorization: 'Bearer a b' }, { kind: 'malformed' }],
@@ -15,14 +15,14 @@ describe('extractCredential', () => {
     [{ 'x-api-key': ' svc_secret ' }, { kind: 'api-key', key: 'svc_secret' }],
     [{ 'x-api-key': 'zz_secret' }, { kind: 'malformed' }],
     [{ 'x-api-key': 'svc_' }, { kind: 'malformed' }],
-    [{ cookie: 'a=1; svc_session=tok%2Een; b=2' }, { kind: 'jwt', token: 'tok.en' }],
+    [{ cookie: 'a=1; svc_session=tok%2Een; b=2' }, { kind: 'jwt', token: 'tok.en', source: 'cookie' }],
     [{ cookie: 'svc_session=' }, { kind: 'malformed' }],
     [{ cookie: 'svc_sessionx=1' }, null],
     [{}, null],
     // Authorization wins over X-API-Key, which wins over the cookie.
     [
       { authorization: 'Bearer eyJ.a.b', 'x-api-key': 'svc_k', cookie: 'svc_session=c' },
-      { kind: 'jwt', token: 'eyJ.a.b' },
+      { kind: 'jwt', token: 'eyJ.a.b', source: 'header' },
     ],
     [
       { 'x-api-key': 'svc_k', cookie: 'svc_session=c' },
@@ -49,7 +49,7 @@ describe('extractCredential with a credential sent twice', () => {
 
   it('takes a single Authorization header as before', () => {
     const request = { headers: { authorization: 'Bearer a.b.c' }, headersDistinct: { authorization: ['Bearer a.b.c'] } };
-    expect(extractCredential(request, 'svc')).toEqual({ kind: 'jwt', token: 'a.b.c' });
+    expect(extractCredential(request, 'svc')).toEqual({ kind: 'jwt', token: 'a.b.c', source: 'header' });
   });
 });
 

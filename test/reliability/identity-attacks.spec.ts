@@ -241,7 +241,8 @@ describe.each(DATABASE_KINDS)('identity attacks on the README auth setup (%s)', 
     it('POST /api/auth/logout ends the session: its access and refresh tokens are refused', async () => {
       const person = await newMember('leaver');
       const tokens = await tokensOf(person);
-      await http().post('/api/auth/logout').set(bearer(tokens.accessToken)).expect(204);
+      const out = await http().post('/api/auth/logout').set(bearer(tokens.accessToken)).expect(204);
+      expect(String(out.headers['set-cookie'])).toMatch(/^svc_session=; Max-Age=0; Path=\/; HttpOnly; SameSite=Lax/);
       await http().get('/projects').set(bearer(tokens.accessToken)).expect(401);
       await http().post('/api/auth/refresh').send({ refreshToken: tokens.refreshToken }).expect(401);
       await http().post('/api/auth/logout').expect(401);

@@ -244,6 +244,7 @@ describe('normalizing the full fixture', () => {
       pagination: { defaultLimit: 20, maxLimit: 200 },
       bodyLimit: '2mb',
       rateLimit: { ttl: 60, limit: 300 },
+      docs: true,
     });
     expect(full.database).toEqual({ pool: { max: 10 } });
   });
@@ -276,8 +277,15 @@ describe('defaults', () => {
       auth: null,
       events: false,
       database: { pool: { max: 20 } },
-      api: { cors: null, pagination: { defaultLimit: 25, maxLimit: 1000 }, bodyLimit: '1mb', rateLimit: null },
+      api: { cors: null, pagination: { defaultLimit: 25, maxLimit: 1000 }, bodyLimit: '1mb', rateLimit: null, docs: true },
     });
+  });
+
+  it('reads api.docs, and refuses a value that is not a boolean', () => {
+    const entities = [{ name: 'Project' }];
+    expect(parseValid({ version: 2, api: { docs: false }, entities }).api.docs).toBe(false);
+    const result = parseSvcrc(JSON.stringify({ version: 2, api: { docs: 'no' }, entities }));
+    expect(result.ok ? [] : result.problems).toEqual([{ path: 'api.docs', message: expect.stringMatching(/boolean/) }]);
   });
 
   it('applies entity and field defaults', () => {
@@ -420,6 +428,7 @@ describe('defaults', () => {
     expect(api.pagination.properties?.defaultLimit.default).toBe(SVCRC_DEFAULTS.pagination.defaultLimit);
     expect(api.pagination.properties?.maxLimit.default).toBe(SVCRC_DEFAULTS.pagination.maxLimit);
     expect(api.bodyLimit.default).toBe(SVCRC_DEFAULTS.bodyLimit);
+    expect(api.docs.default).toBe(SVCRC_DEFAULTS.docs);
     expect(schema.definitions.database.properties.pool.properties?.max.default).toBe(SVCRC_DEFAULTS.poolMax);
   });
 });
