@@ -77,6 +77,11 @@ export function checkEntities(ctx: CheckContext): void {
       return;
     }
     byLowerName.set(name.toLowerCase(), index);
+    if (entity.routes !== undefined && entity.http === false) {
+      ctx.report(`${entityPath(index)}.routes`, '"http": false already turns every generated route off; remove "routes"');
+    } else if (entity.routes?.recover !== undefined && entity.softDelete !== true) {
+      ctx.report(`${entityPath(index)}.routes.recover`, 'the recover route exists only with "softDelete": true');
+    }
     const route = toRouteName(name);
     const reserved = RESERVED_ROUTES[route];
     if (reserved !== undefined) {

@@ -15,6 +15,7 @@ import {
   type ScopePathModel,
   type ServiceModel,
 } from './model';
+import { CRUD_ROUTE_KEYS, type CrudRouteKey } from './crud-routes';
 import { toCamelCase, toKebabCase, toRouteName, toTableName } from './naming';
 import type { RawAuth, RawEntity, RawField, RawSvcrc } from './raw-svcrc.types';
 import { resolveRelations, type ResolvedRelation } from './resolve-relations';
@@ -160,6 +161,12 @@ function normalizeAuth(raw: RawAuth | undefined): AuthModel | null {
 }
 
 /** Normalizes a `.svcrc` that `checkJsonSchema()` and `checkSvcrc()` found no problem in. */
+/** Generated routes of an entity: none without HTTP, `recover` only with soft delete, minus those `routes` turns off. */
+function servedRoutes(entity: RawEntity): CrudRouteKey[] {
+  if (entity.http === false) return [];
+  return CRUD_ROUTE_KEYS.filter((key) => (key !== 'recover' || entity.softDelete === true) && entity.routes?.[key] !== false);
+}
+
 export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
   const idType = raw.idType ?? SVCRC_DEFAULTS.idType;
   const events = raw.events ?? SVCRC_DEFAULTS.events;
@@ -188,6 +195,7 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
       updatedAt: entity.updated_at ?? false,
       softDelete: entity.softDelete ?? false,
       http: entity.http ?? true,
+      routes: servedRoutes(entity),
       joins: entity.joins !== undefined ? [...entity.joins] : relations.map((relation) => relation.name),
       events: entity.events ?? events,
       scope: buildScope(entity, name, relationsOf),
