@@ -6,14 +6,14 @@ import { posix } from 'node:path';
 import type { EntityModel, ServiceModel } from '../../lib/schema/model';
 import { sourceHash, withHeader } from '../utils/generated-file';
 import { emitBarrel } from './emit/barrel.emitter';
-import { emitController } from './emit/controller.emitter';
+import { emitControllerBase, emitControllerScaffold } from './emit/controller.emitter';
 import { emitDto } from './emit/dto.emitter';
 import { type EmitOptions, entityFileStem, enumFields, enumTypeName, enumConstName } from './emit/emit-context';
 import { emitEntity } from './emit/entity.emitter';
 import { emitGuardsBarrel, emitGuardsModule, emitScopeGuard } from './emit/guards.emitter';
-import { emitModel } from './emit/model.emitter';
+import { emitModelReexport, emitSchema } from './emit/model.emitter';
 import { emitAutogenModule } from './emit/module.emitter';
-import { emitService } from './emit/service.emitter';
+import { emitServiceBase, emitServiceReexport, emitServiceScaffold } from './emit/service.emitter';
 
 export interface PlannedFile {
   /** Path from the project root, `/`-separated, no leading slash. */
@@ -35,6 +35,8 @@ export interface GenerationPlan {
   readonly manifestPath: string;
   readonly sourceHash: string;
   readonly files: readonly PlannedFile[];
+  /** Team-owned files under `extensionsDir`: created when absent, never overwritten, listed or deleted. */
+  readonly scaffolds: readonly PlannedFile[];
 }
 
 export interface PlanOptions extends EmitOptions {
@@ -42,6 +44,8 @@ export interface PlanOptions extends EmitOptions {
   readonly sourceRoot: string;
   /** Only this entity's files (plus the shared ones); every entity when absent. */
   readonly entity?: EntityModel;
+  /** The `.svcrc` as written (parsed JSON), embedded as `svc.schema.ts`. */
+  readonly raw: unknown;
 }
 
 export const MANIFEST_FILE = '.svc-manifest.json';
@@ -56,16 +60,28 @@ export function buildPlan(model: ServiceModel, options: PlanOptions): Generation
     files.push({ path, content: withHeader(body, hash) });
   };
 
+  const extensionsDir = under('extensions');
+  const scaffolds: PlannedFile[] = [];
+  const scaffold = (entity: EntityModel, kind: 'service' | 'controller', content: string): void => {
+    scaffolds.push({ path: posix.join(extensionsDir, entity.route, `${entity.fileName}.${kind}.ts`), content });
+  };
+
   const entities = options.entity === undefined ? model.entities : [options.entity];
   for (const entity of entities) {
     const ctx = { model, entity, importExtension: options.importExtension };
     add(posix.join(autogenDir, `${entityFileStem(entity, 'entity')}.ts`), emitEntity(ctx));
     add(posix.join(autogenDir, `${entityFileStem(entity, 'dto')}.ts`), emitDto(ctx));
-    add(posix.join(autogenDir, `${entityFileStem(entity, 'service')}.ts`), emitService(ctx));
-    if (entity.http) add(posix.join(autogenDir, `${entityFileStem(entity, 'controller')}.ts`), emitController(ctx));
+    add(posix.join(autogenDir, `${entityFileStem(entity, 'service.base')}.ts`), emitServiceBase(ctx));
+    add(posix.join(autogenDir, `${entityFileStem(entity, 'service')}.ts`), emitServiceReexport(ctx));
+    scaffold(entity, 'service', emitServiceScaffold(ctx));
+    if (entity.http) {
+      add(posix.join(autogenDir, `${entityFileStem(entity, 'controller.base')}.ts`), emitControllerBase(ctx));
+      scaffold(entity, 'controller', emitControllerScaffold(ctx));
+    }
   }
   add(posix.join(autogenDir, 'autogen.module.ts'), emitAutogenModule(model, options));
-  add(posix.join(autogenDir, 'svc.model.ts'), emitModel(model));
+  add(posix.join(autogenDir, 'svc.schema.ts'), emitSchema(options.raw));
+  add(posix.join(autogenDir, 'svc.model.ts'), emitModelReexport(options));
   add(posix.join(autogenDir, 'index.ts'), emitBarrel(model, options));
   add(under('guards', 'guards.module.ts'), emitGuardsModule(model));
   add(under('guards', 'scope.guard.ts'), emitScopeGuard());
@@ -75,44 +91,39 @@ export function buildPlan(model: ServiceModel, options: PlanOptions): Generation
     sourceRoot,
     autogenDir,
     guardsDir: under('guards'),
-    extensionsDir: under('extensions'),
+    extensionsDir,
     manifestPath: posix.join(autogenDir, MANIFEST_FILE),
     sourceHash: hash,
     files,
+    scaffolds,
   };
 }
 
-/** Names every generated file imports; an entity whose generated names reuse one would not compile. */
-const IMPORTED_NAMES = [
-  // @nestjs/common
-  'Body', 'Controller', 'Delete', 'Get', 'HttpCode', 'HttpStatus', 'Injectable', 'Module', 'Param', 'Patch', 'Post', 'Put',
-  // @nestjs/swagger, @nestjs/typeorm
-  'ApiCreatedResponse', 'ApiHideProperty', 'ApiNoContentResponse', 'ApiOkResponse', 'ApiOperation', 'ApiProperty', 'ApiTags',
-  'InjectRepository', 'TypeOrmModule',
-  // @svc/nest
-  'ApiErrorResponses', 'ApiListQuery', 'ApiPaginatedResponse', 'ApiSelectionQuery', 'CrudRequest', 'CrudService', 'IsDecimalValue',
-  'Page', 'ParsedRequest', 'ParseIntIdPipe', 'ParseUuidIdPipe', 'ServiceModel', 'SvcRuntime',
-  // typeorm, class-transformer
-  'Column', 'CreateDateColumn', 'DeleteDateColumn', 'Entity', 'JoinColumn', 'ManyToOne', 'OneToMany', 'PrimaryGeneratedColumn',
-  'Relation', 'Repository', 'UpdateDateColumn', 'Type',
-  // class-validator
+/**
+ * Library names DTO files import. Entity, service and controller classes never clash with a
+ * library name (generated files alias such imports: `Post as HttpPost`), but DTO and enum names
+ * are used inside decorators of the DTO file and are checked against these.
+ */
+const DTO_FILE_IMPORTS = [
+  'ApiProperty', 'Type', 'IsDecimalValue',
   'Allow', 'ArrayMaxSize', 'ArrayMinSize', 'IsArray', 'IsBoolean', 'IsDefined', 'IsEmail', 'IsIn', 'IsInt', 'IsISO8601',
   'IsOptional', 'IsString', 'IsUUID', 'MinLength', 'ValidateIf', 'ValidateNested',
-  // the module and the model
-  'AutogenModule', 'GuardsModule', 'svcModel',
 ];
+
+/** Names of the generated module and schema, which entity classes must not reuse. */
+const GENERATED_NAMES = ['AutogenModule', 'GuardsModule', 'svcSchema', 'svcModel'];
 
 /**
  * Names that generated code would declare twice, or that shadow an imported name: problems the
  * `.svcrc` checks cannot see because they come from the generator's naming. Empty when none.
  */
 export function nameCollisions(model: ServiceModel): string[] {
-  const imported = new Set(IMPORTED_NAMES);
-  const declared = new Map<string, string>();
+  const imported = new Set(DTO_FILE_IMPORTS);
+  const declared = new Map<string, string>(GENERATED_NAMES.map((name) => [name, 'the generator']));
   const problems: string[] = [];
-  const declare = (name: string, origin: string): void => {
-    if (imported.has(name)) {
-      problems.push(`${origin} generates "${name}", which generated code imports from a library; rename it`);
+  const declare = (name: string, origin: string, inDtoFile = false): void => {
+    if (inDtoFile && imported.has(name)) {
+      problems.push(`${origin} generates "${name}", which generated DTO files import from a library; rename it`);
       return;
     }
     const earlier = declared.get(name);
@@ -121,12 +132,12 @@ export function nameCollisions(model: ServiceModel): string[] {
   };
   for (const entity of model.entities) {
     const origin = `entity "${entity.name}"`;
-    for (const suffix of ['', 'Service', 'Controller']) declare(`${entity.name}${suffix}`, origin);
-    for (const prefix of ['Create', 'Update', 'Replace', 'BulkCreate']) declare(`${prefix}${entity.name}Dto`, origin);
+    for (const suffix of ['', 'Service', 'ServiceBase', 'Controller', 'ControllerBase']) declare(`${entity.name}${suffix}`, origin);
+    for (const prefix of ['Create', 'Update', 'Replace', 'BulkCreate']) declare(`${prefix}${entity.name}Dto`, origin, true);
     for (const field of enumFields(entity)) {
       const fieldOrigin = `field "${entity.name}.${field.name}"`;
-      declare(enumConstName(entity, field), fieldOrigin);
-      declare(enumTypeName(entity, field), fieldOrigin);
+      declare(enumConstName(entity, field), fieldOrigin, true);
+      declare(enumTypeName(entity, field), fieldOrigin, true);
     }
   }
   return problems;

@@ -25,6 +25,8 @@ export interface SyncOptions {
 export interface SyncActions {
   readonly write: readonly { readonly path: string; readonly content: string }[];
   readonly remove: readonly string[];
+  /** Team-owned files to create because they do not exist yet. */
+  readonly scaffold: readonly { readonly path: string; readonly content: string }[];
   /** Hand-edited files the sync would overwrite or delete, with why they count as edited. */
   readonly conflicts: readonly string[];
   readonly manifest: string;
@@ -130,7 +132,8 @@ export function planSync(tree: Tree, plan: GenerationPlan, options: SyncOptions)
       if (!produced.has(path) && tree.exists(path)) hashes[path] = hash;
     }
   }
-  return { write, remove, conflicts, manifest: manifestText(plan, hashes) };
+  const scaffold = plan.scaffolds.filter((file) => protect(file.path) && !tree.exists(file.path));
+  return { write, remove, scaffold, conflicts, manifest: manifestText(plan, hashes) };
 }
 
 /** Throws, naming every hand-edited file, unless forced. */
@@ -155,6 +158,7 @@ export function writeGeneratedFiles(actions: SyncActions): Rule {
       if (tree.exists(file.path)) tree.overwrite(file.path, file.content);
       else tree.create(file.path, file.content);
     }
+    for (const file of actions.scaffold) tree.create(file.path, file.content);
   };
 }
 
