@@ -1,12 +1,2 @@
-import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { CrudService, SvcRuntime } from '@svc/nest';
-import { Repository } from 'typeorm';
-import { Comment } from './comment.entity';
-
-@Injectable()
-export class CommentService extends CrudService<Comment> {
-  constructor(@InjectRepository(Comment) repository: Repository<Comment>, runtime: SvcRuntime) {
-    super(repository, runtime, 'Comment');
-  }
-}
+/** @deprecated The service is yours now: import CommentService from src/extensions/comments/comment.service. */
+export { CommentService } from '../../extensions/comments/comment.service';

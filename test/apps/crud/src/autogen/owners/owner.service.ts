@@ -1,12 +1,2 @@
-import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { CrudService, SvcRuntime } from '@svc/nest';
-import { Repository } from 'typeorm';
-import { Owner } from './owner.entity';
-
-@Injectable()
-export class OwnerService extends CrudService<Owner> {
-  constructor(@InjectRepository(Owner) repository: Repository<Owner>, runtime: SvcRuntime) {
-    super(repository, runtime, 'Owner');
-  }
-}
+/** @deprecated The service is yours now: import OwnerService from src/extensions/owners/owner.service. */
+export { OwnerService } from '../../extensions/owners/owner.service';

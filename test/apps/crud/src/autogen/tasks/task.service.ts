@@ -1,12 +1,2 @@
-import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { CrudService, SvcRuntime } from '@svc/nest';
-import { Repository } from 'typeorm';
-import { Task } from './task.entity';
-
-@Injectable()
-export class TaskService extends CrudService<Task> {
-  constructor(@InjectRepository(Task) repository: Repository<Task>, runtime: SvcRuntime) {
-    super(repository, runtime, 'Task');
-  }
-}
+/** @deprecated The service is yours now: import TaskService from src/extensions/tasks/task.service. */
+export { TaskService } from '../../extensions/tasks/task.service';

@@ -5,6 +5,8 @@ import {
   ApiListQuery,
   ApiPaginatedResponse,
   ApiSelectionQuery,
+  CrudEntity,
+  CrudOperation,
   type CrudRequest,
   type Page,
   ParsedRequest,
@@ -12,15 +14,18 @@ import {
 } from '@svc/nest';
 import { BulkCreateCommentDto, CreateCommentDto, ReplaceCommentDto, UpdateCommentDto } from './comment.dto';
 import { Comment } from './comment.entity';
-import { CommentService } from './comment.service';
+import { CommentServiceBase } from './comment.service.base';
 
+/** Generated routes of /comments; add yours in CommentController (src/extensions/comments/comment.controller.ts). */
 @ApiTags('comments')
 @ApiErrorResponses(400, 401, 403)
+@CrudEntity('Comment')
 @Controller('comments')
-export class CommentController {
-  constructor(private readonly service: CommentService) {}
+export class CommentControllerBase {
+  constructor(protected readonly service: CommentServiceBase) {}
 
   @Get()
+  @CrudOperation('find')
   @ApiOperation({ summary: 'List comments' })
   @ApiListQuery()
   @ApiPaginatedResponse(Comment)
@@ -29,6 +34,7 @@ export class CommentController {
   }
 
   @Get(':id')
+  @CrudOperation('get')
   @ApiOperation({ summary: 'Get one Comment' })
   @ApiSelectionQuery()
   @ApiOkResponse({ type: Comment })
@@ -38,6 +44,7 @@ export class CommentController {
   }
 
   @Post()
+  @CrudOperation('create')
   @ApiOperation({ summary: 'Create a Comment' })
   @ApiCreatedResponse({ type: Comment })
   @ApiErrorResponses(409, 413, 422)
@@ -46,6 +53,7 @@ export class CommentController {
   }
 
   @Post('bulk')
+  @CrudOperation('create')
   @ApiOperation({ summary: 'Create several comments, all or none' })
   @ApiCreatedResponse({ type: [Comment] })
   @ApiErrorResponses(409, 413, 422)
@@ -54,6 +62,7 @@ export class CommentController {
   }
 
   @Patch(':id')
+  @CrudOperation('update')
   @ApiOperation({ summary: 'Update fields of a Comment' })
   @ApiOkResponse({ type: Comment })
   @ApiErrorResponses(404, 409, 422)
@@ -66,6 +75,7 @@ export class CommentController {
   }
 
   @Put(':id')
+  @CrudOperation('update')
   @ApiOperation({ summary: 'Replace a Comment' })
   @ApiOkResponse({ type: Comment })
   @ApiErrorResponses(404, 409, 422)
@@ -78,6 +88,7 @@ export class CommentController {
   }
 
   @Delete(':id')
+  @CrudOperation('delete')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiOperation({ summary: 'Delete a Comment' })
   @ApiNoContentResponse()

@@ -5,6 +5,8 @@ import {
   ApiListQuery,
   ApiPaginatedResponse,
   ApiSelectionQuery,
+  CrudEntity,
+  CrudOperation,
   type CrudRequest,
   type Page,
   ParsedRequest,
@@ -12,15 +14,18 @@ import {
 } from '@svc/nest';
 import { BulkCreateOwnerDto, CreateOwnerDto, ReplaceOwnerDto, UpdateOwnerDto } from './owner.dto';
 import { Owner } from './owner.entity';
-import { OwnerService } from './owner.service';
+import { OwnerServiceBase } from './owner.service.base';
 
+/** Generated routes of /owners; add yours in OwnerController (src/extensions/owners/owner.controller.ts). */
 @ApiTags('owners')
 @ApiErrorResponses(400, 401, 403)
+@CrudEntity('Owner')
 @Controller('owners')
-export class OwnerController {
-  constructor(private readonly service: OwnerService) {}
+export class OwnerControllerBase {
+  constructor(protected readonly service: OwnerServiceBase) {}
 
   @Get()
+  @CrudOperation('find')
   @ApiOperation({ summary: 'List owners' })
   @ApiListQuery()
   @ApiPaginatedResponse(Owner)
@@ -29,6 +34,7 @@ export class OwnerController {
   }
 
   @Get(':id')
+  @CrudOperation('get')
   @ApiOperation({ summary: 'Get one Owner' })
   @ApiSelectionQuery()
   @ApiOkResponse({ type: Owner })
@@ -38,6 +44,7 @@ export class OwnerController {
   }
 
   @Post()
+  @CrudOperation('create')
   @ApiOperation({ summary: 'Create a Owner' })
   @ApiCreatedResponse({ type: Owner })
   @ApiErrorResponses(409, 413, 422)
@@ -46,6 +53,7 @@ export class OwnerController {
   }
 
   @Post('bulk')
+  @CrudOperation('create')
   @ApiOperation({ summary: 'Create several owners, all or none' })
   @ApiCreatedResponse({ type: [Owner] })
   @ApiErrorResponses(409, 413, 422)
@@ -54,6 +62,7 @@ export class OwnerController {
   }
 
   @Patch(':id')
+  @CrudOperation('update')
   @ApiOperation({ summary: 'Update fields of a Owner' })
   @ApiOkResponse({ type: Owner })
   @ApiErrorResponses(404, 409, 422)
@@ -66,6 +75,7 @@ export class OwnerController {
   }
 
   @Put(':id')
+  @CrudOperation('update')
   @ApiOperation({ summary: 'Replace a Owner' })
   @ApiOkResponse({ type: Owner })
   @ApiErrorResponses(404, 409, 422)
@@ -78,6 +88,7 @@ export class OwnerController {
   }
 
   @Delete(':id')
+  @CrudOperation('delete')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiOperation({ summary: 'Delete a Owner' })
   @ApiNoContentResponse()

@@ -5,6 +5,8 @@ import {
   ApiListQuery,
   ApiPaginatedResponse,
   ApiSelectionQuery,
+  CrudEntity,
+  CrudOperation,
   type CrudRequest,
   type Page,
   ParsedRequest,
@@ -12,15 +14,18 @@ import {
 } from '@svc/nest';
 import { BulkCreateTaskDto, CreateTaskDto, ReplaceTaskDto, UpdateTaskDto } from './task.dto';
 import { Task } from './task.entity';
-import { TaskService } from './task.service';
+import { TaskServiceBase } from './task.service.base';
 
+/** Generated routes of /tasks; add yours in TaskController (src/extensions/tasks/task.controller.ts). */
 @ApiTags('tasks')
 @ApiErrorResponses(400, 401, 403)
+@CrudEntity('Task')
 @Controller('tasks')
-export class TaskController {
-  constructor(private readonly service: TaskService) {}
+export class TaskControllerBase {
+  constructor(protected readonly service: TaskServiceBase) {}
 
   @Get()
+  @CrudOperation('find')
   @ApiOperation({ summary: 'List tasks' })
   @ApiListQuery()
   @ApiPaginatedResponse(Task)
@@ -29,6 +34,7 @@ export class TaskController {
   }
 
   @Get(':id')
+  @CrudOperation('get')
   @ApiOperation({ summary: 'Get one Task' })
   @ApiSelectionQuery()
   @ApiOkResponse({ type: Task })
@@ -38,6 +44,7 @@ export class TaskController {
   }
 
   @Post()
+  @CrudOperation('create')
   @ApiOperation({ summary: 'Create a Task' })
   @ApiCreatedResponse({ type: Task })
   @ApiErrorResponses(409, 413, 422)
@@ -46,6 +53,7 @@ export class TaskController {
   }
 
   @Post('bulk')
+  @CrudOperation('create')
   @ApiOperation({ summary: 'Create several tasks, all or none' })
   @ApiCreatedResponse({ type: [Task] })
   @ApiErrorResponses(409, 413, 422)
@@ -54,6 +62,7 @@ export class TaskController {
   }
 
   @Patch(':id')
+  @CrudOperation('update')
   @ApiOperation({ summary: 'Update fields of a Task' })
   @ApiOkResponse({ type: Task })
   @ApiErrorResponses(404, 409, 422)
@@ -66,6 +75,7 @@ export class TaskController {
   }
 
   @Put(':id')
+  @CrudOperation('update')
   @ApiOperation({ summary: 'Replace a Task' })
   @ApiOkResponse({ type: Task })
   @ApiErrorResponses(404, 409, 422)
@@ -78,6 +88,7 @@ export class TaskController {
   }
 
   @Delete(':id')
+  @CrudOperation('delete')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiOperation({ summary: 'Delete a Task' })
   @ApiNoContentResponse()

@@ -5,6 +5,8 @@ import {
   ApiListQuery,
   ApiPaginatedResponse,
   ApiSelectionQuery,
+  CrudEntity,
+  CrudOperation,
   type CrudRequest,
   type Page,
   ParsedRequest,
@@ -12,15 +14,18 @@ import {
 } from '@svc/nest';
 import { BulkCreateLoanItemDto, CreateLoanItemDto, ReplaceLoanItemDto, UpdateLoanItemDto } from './loan-item.dto';
 import { LoanItem } from './loan-item.entity';
-import { LoanItemService } from './loan-item.service';
+import { LoanItemServiceBase } from './loan-item.service.base';
 
+/** Generated routes of /loan-items; add yours in LoanItemController (src/extensions/loan-items/loan-item.controller.ts). */
 @ApiTags('loan-items')
 @ApiErrorResponses(400, 401, 403)
+@CrudEntity('LoanItem')
 @Controller('loan-items')
-export class LoanItemController {
-  constructor(private readonly service: LoanItemService) {}
+export class LoanItemControllerBase {
+  constructor(protected readonly service: LoanItemServiceBase) {}
 
   @Get()
+  @CrudOperation('find')
   @ApiOperation({ summary: 'List loan-items' })
   @ApiListQuery()
   @ApiPaginatedResponse(LoanItem)
@@ -29,6 +34,7 @@ export class LoanItemController {
   }
 
   @Get(':id')
+  @CrudOperation('get')
   @ApiOperation({ summary: 'Get one LoanItem' })
   @ApiSelectionQuery()
   @ApiOkResponse({ type: LoanItem })
@@ -38,6 +44,7 @@ export class LoanItemController {
   }
 
   @Post()
+  @CrudOperation('create')
   @ApiOperation({ summary: 'Create a LoanItem' })
   @ApiCreatedResponse({ type: LoanItem })
   @ApiErrorResponses(409, 413, 422)
@@ -46,6 +53,7 @@ export class LoanItemController {
   }
 
   @Post('bulk')
+  @CrudOperation('create')
   @ApiOperation({ summary: 'Create several loan-items, all or none' })
   @ApiCreatedResponse({ type: [LoanItem] })
   @ApiErrorResponses(409, 413, 422)
@@ -54,6 +62,7 @@ export class LoanItemController {
   }
 
   @Patch(':id')
+  @CrudOperation('update')
   @ApiOperation({ summary: 'Update fields of a LoanItem' })
   @ApiOkResponse({ type: LoanItem })
   @ApiErrorResponses(404, 409, 422)
@@ -66,6 +75,7 @@ export class LoanItemController {
   }
 
   @Put(':id')
+  @CrudOperation('update')
   @ApiOperation({ summary: 'Replace a LoanItem' })
   @ApiOkResponse({ type: LoanItem })
   @ApiErrorResponses(404, 409, 422)
@@ -78,6 +88,7 @@ export class LoanItemController {
   }
 
   @Delete(':id')
+  @CrudOperation('delete')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiOperation({ summary: 'Delete a LoanItem' })
   @ApiNoContentResponse()

@@ -5,6 +5,8 @@ import {
   ApiListQuery,
   ApiPaginatedResponse,
   ApiSelectionQuery,
+  CrudEntity,
+  CrudOperation,
   type CrudRequest,
   type Page,
   ParsedRequest,
@@ -12,15 +14,18 @@ import {
 } from '@svc/nest';
 import { BulkCreateProjectDto, CreateProjectDto, ReplaceProjectDto, UpdateProjectDto } from './project.dto';
 import { Project } from './project.entity';
-import { ProjectService } from './project.service';
+import { ProjectServiceBase } from './project.service.base';
 
+/** Generated routes of /projects; add yours in ProjectController (src/extensions/projects/project.controller.ts). */
 @ApiTags('projects')
 @ApiErrorResponses(400, 401, 403)
+@CrudEntity('Project')
 @Controller('projects')
-export class ProjectController {
-  constructor(private readonly service: ProjectService) {}
+export class ProjectControllerBase {
+  constructor(protected readonly service: ProjectServiceBase) {}
 
   @Get()
+  @CrudOperation('find')
   @ApiOperation({ summary: 'List projects' })
   @ApiListQuery()
   @ApiPaginatedResponse(Project)
@@ -29,6 +34,7 @@ export class ProjectController {
   }
 
   @Get(':id')
+  @CrudOperation('get')
   @ApiOperation({ summary: 'Get one Project' })
   @ApiSelectionQuery()
   @ApiOkResponse({ type: Project })
@@ -38,6 +44,7 @@ export class ProjectController {
   }
 
   @Post()
+  @CrudOperation('create')
   @ApiOperation({ summary: 'Create a Project' })
   @ApiCreatedResponse({ type: Project })
   @ApiErrorResponses(409, 413, 422)
@@ -46,6 +53,7 @@ export class ProjectController {
   }
 
   @Post('bulk')
+  @CrudOperation('create')
   @ApiOperation({ summary: 'Create several projects, all or none' })
   @ApiCreatedResponse({ type: [Project] })
   @ApiErrorResponses(409, 413, 422)
@@ -54,6 +62,7 @@ export class ProjectController {
   }
 
   @Patch(':id')
+  @CrudOperation('update')
   @ApiOperation({ summary: 'Update fields of a Project' })
   @ApiOkResponse({ type: Project })
   @ApiErrorResponses(404, 409, 422)
@@ -66,6 +75,7 @@ export class ProjectController {
   }
 
   @Put(':id')
+  @CrudOperation('update')
   @ApiOperation({ summary: 'Replace a Project' })
   @ApiOkResponse({ type: Project })
   @ApiErrorResponses(404, 409, 422)
@@ -78,6 +88,7 @@ export class ProjectController {
   }
 
   @Delete(':id')
+  @CrudOperation('delete')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiOperation({ summary: 'Delete a Project' })
   @ApiNoContentResponse()
@@ -87,6 +98,7 @@ export class ProjectController {
   }
 
   @Patch(':id/recover')
+  @CrudOperation('update')
   @ApiOperation({ summary: 'Restore a deleted Project' })
   @ApiOkResponse({ type: Project })
   @ApiErrorResponses(404)
