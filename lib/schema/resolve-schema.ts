@@ -10,8 +10,12 @@ import { parseSvcrcValue } from './parse-svcrc';
 import { SvcrcError } from './svcrc.errors';
 import type { SvcrcV2 } from './svcrc-v2.types';
 
-/** The `schema` option: a `.svcrc` object (`svcSchema`), or a path to a `.svcrc` file. */
-export type SvcSchemaSource = SvcrcV2 | string;
+/**
+ * The `schema` option: a `.svcrc` object (`svcSchema`), or a path to a `.svcrc` file. A model
+ * already normalized (what 0.1.0 generated as `svcModel`) is still accepted during the upgrade;
+ * its shape is internal and may change in any release.
+ */
+export type SvcSchemaSource = SvcrcV2 | string | ServiceModel;
 
 /** A 0.1.0 `svcModel`: entities carry `columns`, which a `.svcrc` never has. */
 function isLegacyModel(value: object): value is ServiceModel {
@@ -26,7 +30,7 @@ function withRoutes(entity: EntityModel): EntityModel {
   return { ...entity, routes };
 }
 
-export function resolveSchema(schema: SvcSchemaSource | ServiceModel): ServiceModel {
+export function resolveSchema(schema: SvcSchemaSource): ServiceModel {
   if (typeof schema === 'string') return loadSvcrcOrThrow(schema);
   if (isLegacyModel(schema)) return { ...schema, entities: schema.entities.map(withRoutes) };
   const result = parseSvcrcValue(schema);
