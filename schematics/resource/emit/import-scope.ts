@@ -1,7 +1,7 @@
 /**
  * Library imports of one generated file, aliased where a name the file declares or imports
  * locally (an entity called `Post`, `Entity` or `Repository`) would clash with a library export:
- * `import { Post as HttpPost } from '@nestjs/common'`. Names that clash with nothing stay plain,
+ * `import { Post as NestPost } from '@nestjs/common'`. Names that clash with nothing stay plain,
  * so ordinary entities read exactly as before.
  */
 import type { Doc } from '../../utils/doc';
@@ -9,9 +9,9 @@ import { importDecl, sortNames } from '../../utils/ts-docs';
 
 /** Prefix of an aliased import, per library. */
 const ALIAS_PREFIX: Readonly<Record<string, string>> = {
-  '@nestjs/common': 'Http',
+  '@nestjs/common': 'Nest',
   '@nestjs/swagger': 'Swagger',
-  '@nestjs/typeorm': 'Nest',
+  '@nestjs/typeorm': 'NestTypeOrm',
   '@svc/nest': 'Svc',
   typeorm: 'TypeOrm',
   'class-validator': 'Validator',
@@ -33,7 +33,8 @@ export class ImportScope {
       if (!typeOnly) known.typeOnly = false;
       return known.local;
     }
-    const local = this.locals.has(name) ? `${ALIAS_PREFIX[library] ?? 'Lib'}${name}` : name;
+    let local = name;
+    while (this.locals.has(local)) local = `${ALIAS_PREFIX[library] ?? 'Lib'}${local}`;
     names.set(name, { local, typeOnly });
     return local;
   }
