@@ -99,8 +99,9 @@ export function planSync(tree: Tree, plan: GenerationPlan, options: SyncOptions)
 
   for (const file of plan.files) {
     if (protect(file.path)) throw new SchematicsException(`refusing to generate ${file.path}: ${plan.extensionsDir}/ belongs to the application`);
-    hashes[file.path] = parseGenerated(file.content)?.contentHash ?? '';
     const existing = tree.read(file.path)?.toString('utf8');
+    if (existing === undefined && file.upgradeOnly === true) continue;
+    hashes[file.path] = parseGenerated(file.content)?.contentHash ?? '';
     if (existing === undefined) {
       write.push(file);
       continue;
@@ -112,7 +113,7 @@ export function planSync(tree: Tree, plan: GenerationPlan, options: SyncOptions)
   }
 
   const remove: string[] = [];
-  const produced = new Set(plan.files.map((file) => file.path));
+  const produced = new Set(plan.files.filter((file) => file.path in hashes).map((file) => file.path));
   if (options.removeOrphans) {
     const candidates = new Set([
       ...Object.keys(listed),

@@ -9,7 +9,7 @@ export function emitBarrel(model: ServiceModel, options: EmitOptions): string {
   const from = (stem: string): Doc => `export * from ${str(`./${stem}${ext}`)};`;
   const lines: Doc[] = [from('autogen.module'), from('svc.schema')];
   for (const entity of model.entities) {
-    const stems = [entityFileStem(entity, 'entity'), entityFileStem(entity, 'dto'), entityFileStem(entity, 'service.base'), entityFileStem(entity, 'service')];
+    const stems = [entityFileStem(entity, 'entity'), entityFileStem(entity, 'dto'), entityFileStem(entity, 'service.base')];
     lines.push(...stems.map(from));
     if (entity.http) lines.push(from(entityFileStem(entity, 'controller.base')));
   }
