@@ -111,7 +111,7 @@ function syncGeneratedFiles({ plan, sync }: NormalizedOptions): Rule {
     return chain([
       refuseHandEdits(actions, sync),
       writeGeneratedFiles(actions),
-      sync.removeOrphans ? removeOrphans(actions) : noop(),
+      sync.removeOrphans ? removeOrphans(actions, plan) : noop(),
       writeManifest(plan, actions),
     ]);
   };

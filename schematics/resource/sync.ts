@@ -163,9 +163,19 @@ export function writeGeneratedFiles(actions: SyncActions): Rule {
   };
 }
 
-export function removeOrphans(actions: SyncActions): Rule {
-  return (tree) => {
+export function removeOrphans(actions: SyncActions, plan: GenerationPlan): Rule {
+  return (tree, context) => {
     for (const path of actions.remove) tree.delete(path);
+    // The team's subclasses of a removed entity stay (the generator never deletes them) but no longer compile.
+    const folders = new Set(
+      actions.remove.filter((path) => isUnder(path, plan.autogenDir)).map((path) => path.slice(plan.autogenDir.length + 1).split('/')[0]),
+    );
+    for (const folder of [...folders].sort()) {
+      const team = `${plan.extensionsDir}/${folder}`;
+      if (tree.getDir(team).subfiles.length > 0 && !plan.files.some((file) => isUnder(file.path, `${plan.autogenDir}/${folder}`))) {
+        context.logger.warn(`${team}/ extends generated classes of an entity no longer in .svcrc; delete it (svc generate never deletes your files).`);
+      }
+    }
   };
 }
 

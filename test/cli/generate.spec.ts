@@ -50,10 +50,10 @@ describe('svc generate', () => {
     const lines = run.stdout.trim().split('\n');
     for (const file of [
       'tasks/task.entity.ts',
-      'tasks/task.controller.ts',
+      'tasks/task.controller.base.ts',
       'projects/project.dto.ts',
       'autogen.module.ts',
-      'svc.model.ts',
+      'svc.schema.ts',
     ]) {
       expect(lines).toContain(`CREATE src/autogen/${file}`);
       expect(existsSync(join(dir, 'src', 'autogen', file))).toBe(true);

@@ -196,9 +196,9 @@ describe('svc init: the project', () => {
         "import { Module } from '@nestjs/common';",
         "import { SvcModule } from '@svc/nest';",
         "import { AutogenModule } from './autogen/autogen.module';",
-        "import { svcModel } from './autogen/svc.model';",
+        "import { svcSchema } from './autogen/svc.schema';",
         '',
-        '@Module({ imports: [SvcModule.forRoot({ schema: svcModel }), AutogenModule] })',
+        '@Module({ imports: [SvcModule.forRoot({ schema: svcSchema }), AutogenModule] })',
         'export class AppModule {}',
         '',
       ].join('\n'),
@@ -349,6 +349,6 @@ describe('svc init: options', () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toContain('Installing dependencies with npm install');
     expect(run.stderr).toContain('✖ npm install failed (exit code');
-    expect(existsSync(join(dir, 'offline', 'src', 'autogen', 'svc.model.ts'))).toBe(true);
+    expect(existsSync(join(dir, 'offline', 'src', 'autogen', 'svc.schema.ts'))).toBe(true);
   });
 });

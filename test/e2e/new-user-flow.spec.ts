@@ -162,8 +162,8 @@ describe('a new user', () => {
       appModule,
       readFileSync(appModule, 'utf8')
         .replace(
-          "import { svcModel } from './autogen/svc.model';",
-          "import { svcModel } from './autogen/svc.model';\nimport { HelloModule } from './extensions/hello.module';",
+          "import { svcSchema } from './autogen/svc.schema';",
+          "import { svcSchema } from './autogen/svc.schema';\nimport { HelloModule } from './extensions/hello.module';",
         )
         .replace('AutogenModule]', 'AutogenModule, HelloModule]'),
     );
@@ -361,7 +361,7 @@ describe('an existing Nest application', () => {
     const added = run(join(project, 'node_modules', '.bin', 'nest'), ['add', '@svc/nest', '--skip-install'], project, INSTALL_TIMEOUT_MS);
     expect(added.stdout + added.stderr).toContain('src/autogen/notes/note.entity.ts');
     expect(readFileSync(join(project, 'src', 'main.ts'), 'utf8')).toContain('configureSvcApp(app);');
-    expect(readFileSync(join(project, 'src', 'app.module.ts'), 'utf8')).toContain('SvcModule.forRoot({ schema: svcModel }), AutogenModule');
+    expect(readFileSync(join(project, 'src', 'app.module.ts'), 'utf8')).toContain('SvcModule.forRoot({ schema: svcSchema }), AutogenModule');
     expect(readJson(join(project, 'package.json')).dependencies).toMatchObject({ '@svc/nest': `file:${relative(project, tarball)}` });
 
     run('npm', ['run', 'build'], project);

@@ -61,7 +61,7 @@ describe('regeneration', () => {
     const generatedFiles = first.files.filter((path) => path.endsWith('.ts') && /\/(autogen|guards)\//.test(path));
     expect(changed).toEqual(['/.svcrc', MANIFEST, ...generatedFiles].sort());
     const bodyChanged = generatedFiles.filter((path) => bodyOf(readText(first, path)) !== bodyOf(readText(next, path)));
-    expect(bodyChanged.sort()).toEqual(['/src/autogen/svc.model.ts', '/src/autogen/tasks/task.dto.ts', TASK_ENTITY]);
+    expect(bodyChanged.sort()).toEqual(['/src/autogen/svc.schema.ts', '/src/autogen/tasks/task.dto.ts', TASK_ENTITY]);
     expect(bodyOf(readText(next, TASK_ENTITY))).toContain('  points!: number | null;\n');
   });
 
@@ -130,7 +130,7 @@ describe('regeneration', () => {
   describe('entities removed from .svcrc', () => {
     it('deletes their files and drops them from the module and the manifest', async () => {
       const next = await generate(first, withoutLoanItem());
-      expect(next.files.filter((path) => path.includes('loan-item'))).toEqual([]);
+      expect(next.files.filter((path) => path.includes('loan-item') && !path.startsWith('/src/extensions/'))).toEqual([]);
       expect(readText(next, '/src/autogen/autogen.module.ts')).not.toContain('LoanItem');
       expect(readText(next, MANIFEST)).not.toContain('loan-item');
     });
@@ -138,16 +138,22 @@ describe('regeneration', () => {
     it('deletes generated files the manifest lost track of', async () => {
       first.overwrite(MANIFEST, '{ "generator": "@svc/nest", "sourceHash": "", "files": {} }\n');
       const next = await generate(first, withoutLoanItem());
-      expect(next.files.filter((path) => path.includes('loan-item'))).toEqual([]);
+      expect(next.files.filter((path) => path.includes('loan-item') && !path.startsWith('/src/extensions/'))).toEqual([]);
+    });
+
+    it('never deletes the team-owned files of a removed entity in src/extensions/', async () => {
+      const team = readText(first, '/src/extensions/loan-items/loan-item.service.ts');
+      const next = await generate(first, withoutLoanItem());
+      expect(readText(next, '/src/extensions/loan-items/loan-item.service.ts')).toBe(team);
     });
 
     it('refuses to delete a hand-edited one, unless --force', async () => {
-      editBody(first, '/src/autogen/loan-items/loan-item.service.ts', (body) => `${body}// mine\n`);
+      editBody(first, '/src/autogen/loan-items/loan-item.service.base.ts', (body) => `${body}// mine\n`);
       await expect(generate(first, withoutLoanItem())).rejects.toThrow(
-        '  - src/autogen/loan-items/loan-item.service.ts (to delete: no longer generated): edited by hand',
+        '  - src/autogen/loan-items/loan-item.service.base.ts (to delete: no longer generated): edited by hand',
       );
       const forced = await generate(first, withoutLoanItem(), { force: true });
-      expect(forced.exists('/src/autogen/loan-items/loan-item.service.ts')).toBe(false);
+      expect(forced.exists('/src/autogen/loan-items/loan-item.service.base.ts')).toBe(false);
     });
 
     it('keeps files that do not look generated (an app file inside autogen/)', async () => {
@@ -168,7 +174,7 @@ describe('regeneration', () => {
 
   describe('src/extensions/', () => {
     it('is never written nor deleted, even when the manifest lists it or a file there looks generated', async () => {
-      const sneaky = readText(first, '/src/autogen/loan-items/loan-item.service.ts');
+      const sneaky = readText(first, '/src/autogen/loan-items/loan-item.service.base.ts');
       first.create('/src/extensions/loan-item.service.ts', sneaky);
       first.create('/src/extensions/tasks.controller.ts', 'export class TasksExtension {}\n');
       const manifest = JSON.parse(readText(first, MANIFEST)) as { files: Record<string, string> };
