@@ -40,7 +40,9 @@ export interface GenerationPlan {
   readonly manifestPath: string;
   readonly sourceHash: string;
   readonly files: readonly PlannedFile[];
-  /** Team-owned files under `extensionsDir`: created when absent, never overwritten, listed or deleted. */
+  /** `.js` or nothing, as in relative imports of the files. */
+  readonly importExtension: '' | '.js';
+  /** Team-owned files under `extensionsDir`: created when absent, never overwritten or listed. */
   readonly scaffolds: readonly PlannedFile[];
 }
 
@@ -100,6 +102,7 @@ export function buildPlan(model: ServiceModel, options: PlanOptions): Generation
     manifestPath: posix.join(autogenDir, MANIFEST_FILE),
     sourceHash: hash,
     files,
+    importExtension: options.importExtension,
     scaffolds,
   };
 }

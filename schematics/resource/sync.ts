@@ -5,6 +5,8 @@
  */
 import { type Rule, SchematicsException, type Tree } from '@angular-devkit/schematics';
 import { looksGenerated, parseGenerated } from '../utils/generated-file';
+import { emitControllerScaffold } from './emit/controller.emitter';
+import { emitServiceScaffold } from './emit/service.emitter';
 import type { GenerationPlan } from './plan';
 
 export interface Manifest {
@@ -88,6 +90,28 @@ function sameText(a: string, b: string): boolean {
   return a === b || a.replace(/\r\n/g, '\n') === b;
 }
 
+/**
+ * The team files of entities that left `.svcrc` which are still exactly what the generator created
+ * (`svc init` then a new schema, say): nothing of the team's is in them, and left behind they would
+ * no longer compile. Edited ones are kept (`removeOrphans()` warns about them).
+ */
+function untouchedScaffoldsOfRemoved(tree: Tree, plan: GenerationPlan, removed: readonly string[]): string[] {
+  const untouched: string[] = [];
+  const bases = removed.map((path) => /^(.*)\/([^/]+)\/([^/]+)\.service\.base\.ts$/.exec(path)).filter((match) => match !== null);
+  for (const [, dir, route, fileName] of bases) {
+    if (dir !== plan.autogenDir || plan.files.some((file) => isUnder(file.path, `${plan.autogenDir}/${route}`))) continue;
+    for (const kind of ['service', 'controller'] as const) {
+      const path = `${plan.extensionsDir}/${route}/${fileName}.${kind}.ts`;
+      const text = tree.read(path)?.toString('utf8');
+      const name = text === undefined ? undefined : new RegExp(`export class (\\w+)${kind === 'service' ? 'Service' : 'Controller'} extends`).exec(text)?.[1];
+      if (text === undefined || name === undefined) continue;
+      const ctx = { entity: { name, route, fileName }, importExtension: plan.importExtension };
+      if (sameText(text, kind === 'service' ? emitServiceScaffold(ctx) : emitControllerScaffold(ctx))) untouched.push(path);
+    }
+  }
+  return untouched;
+}
+
 /** Decides every write and delete of a sync, and every conflict, without touching the tree. */
 export function planSync(tree: Tree, plan: GenerationPlan, options: SyncOptions): SyncActions {
   const manifest = readManifest(tree, plan.manifestPath, options.force);
@@ -128,6 +152,7 @@ export function planSync(tree: Tree, plan: GenerationPlan, options: SyncOptions)
       if (reason !== null) conflicts.push(`${path} (to delete: no longer generated): ${reason}`);
       remove.push(path);
     }
+    remove.push(...untouchedScaffoldsOfRemoved(tree, plan, remove));
   } else {
     for (const [path, hash] of Object.entries(listed)) {
       if (!produced.has(path) && tree.exists(path)) hashes[path] = hash;

@@ -8,7 +8,7 @@
 import { CRUD_ROUTES, type CrudRouteKey } from '../../../lib/schema/crud-routes';
 import { type Doc, hardline, indent, join, print } from '../../utils/doc';
 import { arrayDoc, call, importDecl, methodHead, objectDoc, sortNames, str } from '../../utils/ts-docs';
-import { type EntityEmitContext, extensionImport } from './emit-context';
+import { type EntityEmitContext, extensionImport, type ScaffoldContext } from './emit-context';
 import { ImportScope } from './import-scope';
 
 /** The request body DTO of each route that takes one. */
@@ -149,7 +149,7 @@ export function emitControllerBase(ctx: EntityEmitContext): string {
 }
 
 /** `src/extensions/<route>/<file>.controller.ts`: created once, never regenerated. */
-export function emitControllerScaffold(ctx: EntityEmitContext): string {
+export function emitControllerScaffold(ctx: ScaffoldContext): string {
   const { name, route, fileName } = ctx.entity;
   const scope = new ImportScope(new Set([`${name}Controller`, `${name}ControllerBase`]));
   const controller = scope.ref('@nestjs/common', 'Controller');

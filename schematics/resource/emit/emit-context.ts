@@ -57,7 +57,12 @@ export function decimalExample(field: FieldModel): string {
  */
 export const UNCONSTRAINED_NUMERIC = { precision: 131072 + 16383, scale: 16383 } as const;
 
+/** What the team-owned files of an entity are named after. */
+export interface ScaffoldContext extends EmitOptions {
+  readonly entity: Pick<EntityModel, 'name' | 'route' | 'fileName'>;
+}
+
 /** A module specifier, from `src/extensions/<route>/`, of a generated file of the same entity. */
-export function extensionImport(ctx: EntityEmitContext, stem: string): string {
+export function extensionImport(ctx: ScaffoldContext, stem: string): string {
   return `../../autogen/${ctx.entity.route}/${stem}${ctx.importExtension}`;
 }

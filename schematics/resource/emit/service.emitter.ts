@@ -6,7 +6,7 @@
  */
 import { hardline, indent, join, print } from '../../utils/doc';
 import { importDecl, methodHead, str } from '../../utils/ts-docs';
-import { type EntityEmitContext, extensionImport } from './emit-context';
+import { type EntityEmitContext, extensionImport, type ScaffoldContext } from './emit-context';
 import { ImportScope } from './import-scope';
 
 export function emitServiceBase(ctx: EntityEmitContext): string {
@@ -54,7 +54,7 @@ export function emitServiceReexport(ctx: EntityEmitContext): string {
 }
 
 /** `src/extensions/<route>/<file>.service.ts`: created once, never regenerated. */
-export function emitServiceScaffold(ctx: EntityEmitContext): string {
+export function emitServiceScaffold(ctx: ScaffoldContext): string {
   const { name, fileName } = ctx.entity;
   const scope = new ImportScope(new Set([`${name}Service`, `${name}ServiceBase`]));
   const injectable = scope.ref('@nestjs/common', 'Injectable');
