@@ -10,7 +10,7 @@
  * Needs the registry (or a warm npm cache: installs use --prefer-offline) and `npm run build`.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -174,6 +174,13 @@ describe('a new user', () => {
     const generated = svc('generate').stdout;
     expect(generated).toContain('CREATE src/autogen/books/book.entity.ts');
     expect(generated).toContain('DELETE src/autogen/notes/note.entity.ts');
+    // The hand-written module is untouched; each entity got its subclasses, the starter Note's went with it.
+    const handWritten = Object.fromEntries(Object.entries(extensions).filter(([path]) => !path.startsWith('notes')));
+    expect(Object.keys(handWritten)).toEqual(expect.arrayContaining(['hello.module.ts']));
+    expect(snapshot(join(project, 'src', 'extensions'))).toEqual(expect.objectContaining(handWritten));
+    expect(existsSync(join(project, 'src', 'extensions', 'books', 'book.service.ts'))).toBe(true);
+    expect(existsSync(join(project, 'src', 'extensions', 'notes', 'note.service.ts'))).toBe(false);
+    const teamFiles = snapshot(join(project, 'src', 'extensions'));
     run('npm', ['run', 'build'], project);
     let port = await startApp(project);
 
@@ -215,7 +222,7 @@ describe('a new user', () => {
       'DELETE src/extensions/tags/tag.service.ts',
       'DELETE src/extensions/tags/tag.controller.ts',
     ]);
-    const { ['tags/tag.service.ts']: _service, ['tags/tag.controller.ts']: _controller, ...kept } = extensions;
+    const { ['tags/tag.service.ts']: _service, ['tags/tag.controller.ts']: _controller, ...kept } = teamFiles;
     expect(snapshot(join(project, 'src', 'extensions'))).toEqual(kept);
     run('npm', ['run', 'build'], project);
     port = await startApp(project);
