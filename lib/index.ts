@@ -4,7 +4,7 @@ export { SvcRuntime } from './svc-runtime';
 export { configureSvcApp, type ConfigureAppOptions } from './configure-app';
 export * from './http';
 export type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
-export { IS_PUBLIC_KEY, SKIP_SCOPE_KEY, SVC_MODEL } from './svc.constants';
+export { CRUD_OPERATION_KEY, IS_PUBLIC_KEY, SKIP_SCOPE_KEY, SVC_MODEL } from './svc.constants';
 
 // CRUD
 export { CrudService } from './crud/crud.service';
@@ -56,6 +56,11 @@ export * from './scope';
 export * from './exceptions';
 export { Auth } from './decorators/auth.decorator';
 export { CrudEntity, CRUD_ENTITY_KEY } from './decorators/crud-entity.decorator';
+export { CrudOperation } from './decorators/crud-operation.decorator';
+export { CrudRoutes, type CrudRouteSetting } from './decorators/crud-routes.decorator';
+export { CRUD_ROUTES, type CrudRouteKey, type CrudRouteSpec } from './schema/crud-routes';
+export type { SvcSchemaSource } from './schema/resolve-schema';
+export type { SvcrcV2, SvcrcV2Entity, SvcrcV2Field, SvcrcV2Relationship } from './schema/svcrc-v2.types';
 export type { RelatedCondition } from './crud/read.executor';
 
 // Domain events, rate limiting, logging and production settings

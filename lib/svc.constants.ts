@@ -4,3 +4,5 @@ export const IS_PUBLIC_KEY = 'svc:is_public';
 export const SKIP_SCOPE_KEY = 'svc:skip_scope';
 /** Injection token of the normalized `ServiceModel`. */
 export const SVC_MODEL = Symbol('svc:model');
+/** Metadata key set by `@CrudOperation()`: the scope operation a route performs. */
+export const CRUD_OPERATION_KEY = 'svc:operation';

@@ -14,7 +14,7 @@ import {
   OPTIONS_TYPE,
 } from './svc.module-definition';
 import type { ServiceModel } from './schema/model';
-import { loadSvcrcOrThrow } from './schema/load-svcrc';
+import { resolveSchema } from './schema/resolve-schema';
 import { authExports, authProviders, modelProvider, runtimeProviders, typeOrmOptionsFactory } from './svc.providers';
 
 /** Holds the module options and the service model, so TypeORM's async setup can inject them. */
@@ -29,14 +29,14 @@ class SvcOptionsModule {}
  * Global by default.
  *
  * ```ts
- * @Module({ imports: [SvcModule.forRoot({ schema: svcModel }), AutogenModule] })
+ * @Module({ imports: [SvcModule.forRoot({ schema: svcSchema }), AutogenModule] })
  * export class AppModule {}
  * ```
  */
 @Module({})
 export class SvcModule extends ConfigurableModuleClass {
   static override forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
-    const model: ServiceModel = typeof options.schema === 'string' ? loadSvcrcOrThrow(options.schema) : options.schema;
+    const model: ServiceModel = resolveSchema(options.schema);
     return SvcModule.assemble(super.forRoot(options), model.auth?.userEntity != null, model.api.rateLimit != null);
   }
 

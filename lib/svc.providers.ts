@@ -17,7 +17,7 @@ import { svcTypeOrmModuleOptions } from './database/typeorm-options';
 import { SvcExceptionFilter } from './filters/svc-exception.filter';
 import type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
 import { assertProductionConfig } from './production/production-config';
-import { loadSvcrcOrThrow } from './schema/load-svcrc';
+import { resolveSchema } from './schema/resolve-schema';
 import type { ServiceModel } from './schema/model';
 import { ScopeGuard } from './scope/scope.guard';
 import { SvcRuntime } from './svc-runtime';
@@ -26,7 +26,7 @@ import { MODULE_OPTIONS_TOKEN } from './svc.module-definition';
 import { SvcValidationPipe } from './validation/svc-validation.pipe';
 
 /**
- * The service model from the options: given directly, or read from a `.svcrc` path. Everything
+ * The service model from the options: the embedded `.svcrc` object normalized, or a `.svcrc` path read. Everything
  * depends on it, so the environment is checked here, before anything opens (`LOG_LEVEL`, and with
  * `NODE_ENV=production` the settings `assertProductionConfig()` requires).
  */
@@ -34,7 +34,7 @@ export const modelProvider: Provider = {
   provide: SVC_MODEL,
   inject: [MODULE_OPTIONS_TOKEN],
   useFactory: (options: SvcModuleOptions): ServiceModel => {
-    const model = typeof options.schema === 'string' ? loadSvcrcOrThrow(options.schema) : options.schema;
+    const model = resolveSchema(options.schema);
     assertProductionConfig(options.env ?? process.env, model);
     return model;
   },

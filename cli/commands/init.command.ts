@@ -16,6 +16,7 @@ import {
   APP_MODULE_TS,
   ENV_EXAMPLE,
   GITIGNORE,
+  PRETTIERRC,
   MAIN_TS,
   packageJson,
   readme,
@@ -130,6 +131,7 @@ export const initCommand = defineCommand<InitOptions>({
       'src/main.ts': MAIN_TS[adapter],
       'src/app.module.ts': APP_MODULE_TS,
       '.gitignore': GITIGNORE,
+      '.prettierrc': PRETTIERRC,
       '.env.example': ENV_EXAMPLE,
       'README.md': readme(name),
     };

@@ -65,6 +65,8 @@ export function packageJson(input: ProjectTemplateInput): string {
       build: 'tsc -p tsconfig.build.json',
       start: 'node dist/main.js',
       'start:dev': 'svc dev',
+      // The type-checker as linter: it needs nothing beyond the project's own devDependencies.
+      lint: 'tsc -p tsconfig.json --noEmit',
       'svc:generate': 'svc generate',
       'svc:validate': 'svc schema validate',
       'migrate:generate': 'svc migrate generate',
@@ -137,6 +139,17 @@ export const APP_MODULE_TS = `import { Module } from '@nestjs/common';
 
 @Module({})
 export class AppModule {}
+`;
+
+/**
+ * Prettier settings of the generated code (which \`nest-add\` lists in \`.prettierignore\`: a
+ * reformatted generated file would count as hand-edited), for the team's own files.
+ */
+export const PRETTIERRC = `{
+  "singleQuote": true,
+  "trailingComma": "all",
+  "printWidth": 140
+}
 `;
 
 export const GITIGNORE = `node_modules/

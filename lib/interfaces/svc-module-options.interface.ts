@@ -1,11 +1,12 @@
-import type { ServiceModel } from '../schema/model';
+import type { SvcSchemaSource } from '../schema/resolve-schema';
 
 export interface SvcModuleOptions {
   /**
-   * The service model. Generated apps pass the model written to
-   * `src/autogen/svc.model.ts`; a path to a `.svcrc` file is read at startup instead.
+   * The `.svcrc`: generated apps pass `svcSchema` from `src/autogen/svc.schema.ts` (the file as
+   * written, typed `SvcrcV2`), checked and normalized at startup; a path to a `.svcrc` file is
+   * read at startup instead. Required.
    */
-  schema: ServiceModel | string;
+  schema: SvcSchemaSource;
   /** Environment to read `DATABASE_*` and `PGLITE_DATA_DIR` from. Default: `process.env`. */
   env?: Record<string, string | undefined>;
   /** Log every SQL statement (TypeORM logging). Default: false. */

@@ -3,50 +3,12 @@ import { CheckContext, entityPath } from './check-context';
 import { toRouteName } from './naming';
 
 /**
- * Class names generated code relies on: an entity with one of these names would shadow it.
+ * Names an entity class cannot take: globals generated code uses by name (`Promise<Partial<T>>`,
+ * `Date` columns), which an entity class would shadow, and `Object`, which TypeScript refuses as
+ * a class name in modules. Names of library exports (`Post`, `Entity`, `Repository`...) are fine:
+ * generated files import those under an alias when an entity takes the name.
  */
-const RESERVED_ENTITY_NAMES = new Set([
-  'Array',
-  'Boolean',
-  'Date',
-  'Error',
-  'Function',
-  'Map',
-  'Number',
-  'Object',
-  'Promise',
-  'Record',
-  'RegExp',
-  'Set',
-  'String',
-  'Symbol',
-  'Partial',
-  'Pick',
-  'Omit',
-  'Repository',
-  'Entity',
-  'Column',
-  'Module',
-  'Controller',
-  'Injectable',
-  'Query',
-  'Request',
-  'Response',
-  // Imported by generated controllers, entities and DTOs.
-  'Allow',
-  'Body',
-  'Delete',
-  'Get',
-  'HttpCode',
-  'HttpStatus',
-  'Page',
-  'Param',
-  'Patch',
-  'Post',
-  'Put',
-  'Relation',
-  'Type',
-]);
+const RESERVED_ENTITY_NAMES = new Set(['Date', 'Object', 'Partial', 'Promise']);
 
 /** Routes the service itself serves. */
 const RESERVED_ROUTES: Readonly<Record<string, string>> = {
@@ -77,6 +39,11 @@ export function checkEntities(ctx: CheckContext): void {
       return;
     }
     byLowerName.set(name.toLowerCase(), index);
+    if (entity.routes !== undefined && entity.http === false) {
+      ctx.report(`${entityPath(index)}.routes`, '"http": false already turns every generated route off; remove "routes"');
+    } else if (entity.routes?.recover !== undefined && entity.softDelete !== true) {
+      ctx.report(`${entityPath(index)}.routes.recover`, 'the recover route exists only with "softDelete": true');
+    }
     const route = toRouteName(name);
     const reserved = RESERVED_ROUTES[route];
     if (reserved !== undefined) {

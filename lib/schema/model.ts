@@ -15,6 +15,8 @@ export type ColumnType = FieldType | 'uuid';
 /** Primary key strategy of every entity (`idType` in `.svcrc`, default `integer`). */
 export type IdType = 'integer' | 'uuid';
 
+import type { CrudRouteKey } from './crud-routes';
+
 /** Operations the scope guard can enforce (`scopeOptions.enforceOn`). */
 export type CrudOperation = 'find' | 'get' | 'create' | 'update' | 'delete';
 
@@ -130,6 +132,8 @@ export interface EntityModel {
   readonly softDelete: boolean;
   /** `http: false` suppresses generated routes. */
   readonly http: boolean;
+  /** Generated routes this entity serves (`routes` in `.svcrc` turns some off); empty when `http` is false. */
+  readonly routes: readonly CrudRouteKey[];
   /** Relation paths a request may `join` (dotted for nested). Default: every relation, one level. */
   readonly joins: readonly string[];
   /** Whether create/update/delete emit domain events. */

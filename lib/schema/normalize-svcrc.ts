@@ -16,6 +16,7 @@ import {
   type ServiceModel,
 } from './model';
 import { conventionalPasswordField, isUserEntity, PRIMARY_KEY } from './identity-fields';
+import { CRUD_ROUTE_KEYS, type CrudRouteKey } from './crud-routes';
 import { toCamelCase, toKebabCase, toRouteName, toTableName } from './naming';
 import type { RawAuth, RawEntity, RawField, RawSvcrc } from './raw-svcrc.types';
 import { resolveRelations, type ResolvedRelation } from './resolve-relations';
@@ -212,6 +213,12 @@ function reachesEntity(
 }
 
 /** Normalizes a `.svcrc` that `checkJsonSchema()` and `checkSvcrc()` found no problem in. */
+/** Generated routes of an entity: none without HTTP, `recover` only with soft delete, minus those `routes` turns off. */
+function servedRoutes(entity: RawEntity): CrudRouteKey[] {
+  if (entity.http === false) return [];
+  return CRUD_ROUTE_KEYS.filter((key) => (key !== 'recover' || entity.softDelete === true) && entity.routes?.[key] !== false);
+}
+
 export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
   const idType = raw.idType ?? SVCRC_DEFAULTS.idType;
   const events = raw.events ?? SVCRC_DEFAULTS.events;
@@ -247,6 +254,7 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
       softDelete: entity.softDelete ?? false,
       // Sessions are never served, whatever the entity says.
       http: name !== sessionEntity && (entity.http ?? true),
+      routes: servedRoutes(entity),
       // By default a relation is joinable when its target is served; sessions never are.
       joins: (entity.joins !== undefined
         ? [...entity.joins]

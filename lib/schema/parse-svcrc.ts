@@ -38,13 +38,22 @@ export function analyzeSvcrc(text: string): SvcrcAnalysis {
     path: childPath(objectPath, key),
     message: `duplicate key ${JSON.stringify(key)}: only the last one would be used`,
   }));
-  const structural = checkJsonSchema(json.value);
-  const isObject = typeof json.value === 'object' && json.value !== null && !Array.isArray(json.value);
-  const raw = isObject ? readRawSvcrc(json.value) : null;
+  return analyzeValue(json.value, duplicates);
+}
+
+function analyzeValue(value: unknown, earlier: readonly SvcrcProblem[]): SvcrcAnalysis {
+  const structural = checkJsonSchema(value);
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  const raw = isObject ? readRawSvcrc(value) : null;
   const semantic = raw ? checkSvcrc(raw) : [];
-  const problems = uniqueProblems([...duplicates, ...structural, ...semantic]);
+  const problems = uniqueProblems([...earlier, ...structural, ...semantic]);
   if (problems.length > 0 || raw === null) return { result: { ok: false, problems }, raw };
   return { result: { ok: true, model: normalizeSvcrc(raw) }, raw };
+}
+
+/** The same checks and normalization as `parseSvcrc()`, on a `.svcrc` already parsed (the generated `svcSchema`). */
+export function parseSvcrcValue(value: unknown): SvcrcResult {
+  return analyzeValue(value, []).result;
 }
 
 /** Parses `.svcrc` text: the normalized model, or every problem found. */

@@ -3,6 +3,7 @@
  * Values of the wrong type are dropped by `readRawSvcrc()` (the JSON Schema reports them),
  * so semantic checks can rely on these types even when the file is invalid.
  */
+import type { CrudRouteKey } from './crud-routes';
 import type { CrudOperation, FieldType, IdType, JsonValue } from './model';
 
 export type RawRelationshipType = 'ManyToOne' | 'OneToMany';
@@ -38,6 +39,8 @@ export interface RawEntity {
   readonly scopeBy?: string | readonly string[];
   readonly scopeOptions?: RawScopeOptions;
   readonly http?: boolean;
+  /** `false` turns one generated route off: `{ "delete": false }`. */
+  readonly routes?: Readonly<Partial<Record<CrudRouteKey, boolean>>>;
   readonly softDelete?: boolean;
   readonly joins?: readonly string[];
   readonly events?: boolean;

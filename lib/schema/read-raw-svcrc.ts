@@ -3,6 +3,7 @@
  * rather than rejected, since the JSON Schema already reports it. This is what lets semantic
  * checks run on an invalid file without tripping over it.
  */
+import { CRUD_ROUTE_KEYS, type CrudRouteKey } from './crud-routes';
 import { CRUD_OPERATIONS, type CrudOperation, type FieldType, type IdType, type JsonValue } from './model';
 import type {
   RawApi,
@@ -104,6 +105,17 @@ function readScopeOptions(value: unknown): RawScopeOptions | undefined {
   };
 }
 
+function readRoutes(value: unknown): Partial<Record<CrudRouteKey, boolean>> | undefined {
+  const raw = optionalObject(value);
+  if (!raw) return undefined;
+  const routes: Partial<Record<CrudRouteKey, boolean>> = {};
+  for (const key of CRUD_ROUTE_KEYS) {
+    const setting = boolean(raw[key]);
+    if (setting !== undefined) routes[key] = setting;
+  }
+  return routes;
+}
+
 function readEntity(value: unknown): RawEntity {
   const raw = objectAt(value);
   const scopeBy = typeof raw.scopeBy === 'string' ? raw.scopeBy : strings(raw.scopeBy);
@@ -115,6 +127,7 @@ function readEntity(value: unknown): RawEntity {
     scopeBy,
     scopeOptions: readScopeOptions(raw.scopeOptions),
     http: boolean(raw.http),
+    routes: readRoutes(raw.routes),
     softDelete: boolean(raw.softDelete),
     joins: strings(raw.joins),
     events: boolean(raw.events),

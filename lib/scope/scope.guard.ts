@@ -7,15 +7,13 @@ import { SvcIdentityService } from '../auth/identity.service';
 import { CRUD_ENTITY_KEY } from '../decorators/crud-entity.decorator';
 import { ScopeViolationException } from '../exceptions/scope.exceptions';
 import type { AuthContext } from '../interfaces/auth-context.interface';
-import type { CrudOperation, ServiceModel } from '../schema/model';
-import { IS_PUBLIC_KEY, SKIP_SCOPE_KEY, SVC_MODEL } from '../svc.constants';
+import { CRUD_OPERATIONS, type CrudOperation, type ServiceModel } from '../schema/model';
+import { CRUD_OPERATION_KEY, IS_PUBLIC_KEY, SKIP_SCOPE_KEY, SVC_MODEL } from '../svc.constants';
 import { missingContext } from './scope-enforcer';
 import { decideScope } from './scope-rules';
 
 type ScopeRequest = {
   headers: Record<string, string | string[] | undefined>;
-  method?: string;
-  params?: Record<string, string>;
   auth?: AuthContext | null;
 };
 
@@ -74,14 +72,21 @@ export class ScopeGuard implements CanActivate {
     throw new ScopeViolationException('X-Organization-Id cannot select an organization for this credential');
   }
 
-  /** On a `@CrudEntity()` controller: 403 now when the operation needs scope context the request lacks. */
+  /**
+   * On a `@CrudEntity()` controller: 403 now when the route's declared operation
+   * (`@CrudOperation()`) needs scope context the request lacks.
+   */
   protected checkEntity(context: ExecutionContext, request: ScopeRequest): void {
     const name = this.reflector.getAllAndOverride<string | undefined>(CRUD_ENTITY_KEY, [context.getHandler(), context.getClass()]);
     const entity = name ? this.model.entities.find((candidate) => candidate.name === name) : undefined;
     if (!entity) return;
     const entities = new Map(this.model.entities.map((candidate) => [candidate.name, candidate]));
-    const decision = decideScope(entity, { auth: request.auth ?? null, skipScope: false }, operationOf(request), entities);
-    if (decision.kind === 'missing') throw missingContext(entity, decision.key);
+    const declared = this.reflector.getAllAndOverride<CrudOperation | undefined>(CRUD_OPERATION_KEY, [context.getHandler(), context.getClass()]);
+    // Undeclared (a custom route): the strictest check, as if the route were every operation.
+    for (const operation of declared === undefined ? CRUD_OPERATIONS : [declared]) {
+      const decision = decideScope(entity, { auth: request.auth ?? null, skipScope: false }, operation, entities);
+      if (decision.kind === 'missing') throw missingContext(entity, decision.key);
+    }
   }
 
   private requestedOrganization(request: ScopeRequest): string | undefined {
@@ -96,20 +101,5 @@ export class ScopeGuard implements CanActivate {
 
   private flag(context: ExecutionContext, key: string): boolean {
     return this.reflector.getAllAndOverride<boolean>(key, [context.getHandler(), context.getClass()]) === true;
-  }
-}
-
-/** The `enforceOn` operation of a generated route, from its method and whether it has an `:id`. */
-function operationOf(request: ScopeRequest): CrudOperation {
-  switch ((request.method ?? 'GET').toUpperCase()) {
-    case 'POST':
-      return 'create';
-    case 'PATCH':
-    case 'PUT':
-      return 'update';
-    case 'DELETE':
-      return 'delete';
-    default:
-      return request.params?.id !== undefined ? 'get' : 'find';
   }
 }

@@ -50,10 +50,10 @@ describe('nest-add schematic', () => {
           "import { AppController } from './app.controller';",
           "import { AppService } from './app.service';",
           "import { AutogenModule } from './autogen/autogen.module';",
-          "import { svcModel } from './autogen/svc.model';",
+          "import { svcSchema } from './autogen/svc.schema';",
           '',
           '@Module({',
-          '  imports: [SvcModule.forRoot({ schema: svcModel }), AutogenModule],',
+          '  imports: [SvcModule.forRoot({ schema: svcSchema }), AutogenModule],',
           '  controllers: [AppController],',
           '  providers: [AppService],',
           '})',
@@ -88,7 +88,7 @@ describe('nest-add schematic', () => {
     });
 
     it('generates the starter entity', () => {
-      for (const file of ['notes/note.entity.ts', 'notes/note.dto.ts', 'notes/note.service.ts', 'notes/note.controller.ts', 'autogen.module.ts', 'svc.model.ts']) {
+      for (const file of ['notes/note.entity.ts', 'notes/note.dto.ts', 'notes/note.service.base.ts', 'notes/note.controller.base.ts', 'autogen.module.ts', 'svc.schema.ts']) {
         expect(tree.exists(`/src/autogen/${file}`)).toBe(true);
       }
     });
@@ -96,7 +96,7 @@ describe('nest-add schematic', () => {
     it('explains the ownership boundary in src/extensions/README.md', () => {
       const readme = readText(tree, '/src/extensions/README.md');
       expect(readme).toContain('# `src/extensions/` — your code');
-      expect(readme).toContain('`svc generate` never writes, changes or deletes');
+      expect(readme).toContain('`svc generate` never changes or deletes anything');
       expect(readme).toContain('"http": false');
     });
 
@@ -135,7 +135,7 @@ describe('nest-add schematic', () => {
   it('uses .js imports and keeps top-level await in an ECMAScript-module app', async () => {
     const tree = await nestAdd(await nestNewTree('esm'));
     const appModule = readText(tree, '/src/app.module.ts');
-    expect(appModule).toContain("import { AutogenModule } from './autogen/autogen.module.js';\nimport { svcModel } from './autogen/svc.model.js';\n");
+    expect(appModule).toContain("import { AutogenModule } from './autogen/autogen.module.js';\nimport { svcSchema } from './autogen/svc.schema.js';\n");
     expect(readText(tree, '/src/main.ts')).toContain('  configureSvcApp(app);\n  await app.listen(process.env.APP_PORT ?? process.env.PORT ?? 3100);\n}\nawait bootstrap();\n');
     expect(readText(tree, '/src/autogen/autogen.module.ts')).toContain("from './notes/note.entity.js';");
     expect((await nestAdd(tree)).actions).toEqual([]);
@@ -226,12 +226,12 @@ describe('nest-add schematic', () => {
           "import { Public, SvcModule } from '@svc/nest';",
           "import { AppController } from './app.controller';",
           "import { AutogenModule } from './autogen/autogen.module';",
-          "import { svcModel } from './autogen/svc.model';",
+          "import { svcSchema } from './autogen/svc.schema';",
           '',
           '@Module({',
           '  imports: [',
           '    ConfigModule.forRoot(),',
-          '    SvcModule.forRoot({ schema: svcModel }),',
+          '    SvcModule.forRoot({ schema: svcSchema }),',
           '    AutogenModule,',
           '  ],',
           '  controllers: [AppController],',
@@ -271,7 +271,7 @@ describe('nest-add schematic', () => {
     it('adds an imports property when the module has none', async () => {
       host.overwrite('/src/app.module.ts', "import { Module } from '@nestjs/common';\n\n@Module({\n  providers: [],\n})\nexport class AppModule {}\n");
       const tree = await nestAdd(host);
-      expect(readText(tree, '/src/app.module.ts')).toContain('@Module({\n  imports: [SvcModule.forRoot({ schema: svcModel }), AutogenModule],\n  providers: [],\n})');
+      expect(readText(tree, '/src/app.module.ts')).toContain('@Module({\n  imports: [SvcModule.forRoot({ schema: svcSchema }), AutogenModule],\n  providers: [],\n})');
     });
 
     it('inserts configureSvcApp into a custom main.ts and keeps a custom port, with a warning', async () => {

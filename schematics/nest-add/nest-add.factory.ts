@@ -4,7 +4,7 @@
  *
  * 1. a starter `.svcrc` (one small entity) when there is none;
  * 2. `<sourceRoot>/extensions/README.md` (the ownership boundary) when `extensions/` does not exist;
- * 3. `SvcModule.forRoot({ schema: svcModel })` and `AutogenModule` in the app module's imports;
+ * 3. `SvcModule.forRoot({ schema: svcSchema })` and `AutogenModule` in the app module's imports;
  * 4. `configureSvcApp(app)` and the `APP_PORT ?? PORT ?? 3100` port in `main.ts`;
  * 5. `svc:generate` / `svc:validate` scripts and the libraries generated code imports, in `package.json`;
  * 6. `"collection": "@svc/nest"` in `nest-cli.json` (unless `--set-collection=false`);
@@ -137,7 +137,7 @@ function registerModules(options: Options): Rule {
   return (tree, context) => {
     const appModule = findAppModule(tree, options.sourceRoot);
     if (appModule === null) {
-      context.logger.warn(`No app module found under ${options.sourceRoot}/; import SvcModule.forRoot({ schema: svcModel }) and AutogenModule yourself.`);
+      context.logger.warn(`No app module found under ${options.sourceRoot}/; import SvcModule.forRoot({ schema: svcSchema }) and AutogenModule yourself.`);
       return;
     }
     const model = readModel(tree, SVCRC);
@@ -145,7 +145,7 @@ function registerModules(options: Options): Rule {
     const text = tree.read(appModule)?.toString('utf8') ?? '';
     const result = addSvcToAppModule(appModule, text, {
       autogenModule: relativeModule(appModule, posix.join(autogen, 'autogen.module'), options.esm),
-      model: relativeModule(appModule, posix.join(autogen, 'svc.model'), options.esm),
+      model: relativeModule(appModule, posix.join(autogen, 'svc.schema'), options.esm),
     });
     result.warnings.forEach((warning) => context.logger.warn(warning));
     if (result.text !== text) tree.overwrite(appModule, result.text);

@@ -127,18 +127,18 @@ function appendToArray(text: string, array: ts.ArrayLiteralExpression, items: re
 export interface AppModuleImports {
   /** Module of `AutogenModule`, relative to the app module: `./autogen/autogen.module`. */
   readonly autogenModule: string;
-  /** Module of `svcModel`: `./autogen/svc.model`. */
+  /** Module of `svcSchema`: `./autogen/svc.schema`. */
   readonly model: string;
 }
 
-/** Adds `SvcModule.forRoot({ schema: svcModel })` and `AutogenModule` to the `imports` of the app module. */
+/** Adds `SvcModule.forRoot({ schema: svcSchema })` and `AutogenModule` to the `imports` of the app module. */
 export function addSvcToAppModule(fileName: string, text: string, modules: AppModuleImports): EditResult {
   const source = parse(fileName, text);
   const found = moduleDecoratorArgument(source);
   if (found === null) {
-    return { text, warnings: [`${fileName}: no @Module() class found; import SvcModule.forRoot({ schema: svcModel }) and AutogenModule yourself`] };
+    return { text, warnings: [`${fileName}: no @Module() class found; import SvcModule.forRoot({ schema: svcSchema }) and AutogenModule yourself`] };
   }
-  const items = ['SvcModule.forRoot({ schema: svcModel })', 'AutogenModule'];
+  const items = ['SvcModule.forRoot({ schema: svcSchema })', 'AutogenModule'];
   const edits: Edit[] = [];
   const argument = found.call.arguments[0];
   let missing = items;
@@ -169,7 +169,7 @@ export function addSvcToAppModule(fileName: string, text: string, modules: AppMo
     } else {
       return {
         text,
-        warnings: [`${fileName}: "imports" of @Module() is not an array literal; add SvcModule.forRoot({ schema: svcModel }) and AutogenModule to it yourself`],
+        warnings: [`${fileName}: "imports" of @Module() is not an array literal; add SvcModule.forRoot({ schema: svcSchema }) and AutogenModule to it yourself`],
       };
     }
   } else {
@@ -179,7 +179,7 @@ export function addSvcToAppModule(fileName: string, text: string, modules: AppMo
   const needed: (readonly [string, string])[] = [];
   if (missing.includes(items[0])) needed.push(['SvcModule', '@svc/nest']);
   if (missing.includes(items[1])) needed.push(['AutogenModule', modules.autogenModule]);
-  if (missing.includes(items[0])) needed.push(['svcModel', modules.model]);
+  if (missing.includes(items[0])) needed.push(['svcSchema', modules.model]);
   edits.push(...importEdits(source, needed));
   return { text: applyEdits(text, edits), warnings: [] };
 }

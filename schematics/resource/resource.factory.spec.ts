@@ -54,9 +54,9 @@ describe('resource schematic', () => {
       }
     });
 
-    it('generates exactly the golden files plus the model, the index, the manifest and the guards', () => {
+    it('generates exactly the golden files plus the manifest and the guards', () => {
       const golden = listFiles(GOLDEN_DIR).map((file) => `/src/autogen/${relative(GOLDEN_DIR, file).split('\\').join('/')}`);
-      const extra = ['/src/autogen/.svc-manifest.json', '/src/autogen/index.ts', '/src/autogen/svc.model.ts'];
+      const extra = ['/src/autogen/.svc-manifest.json'];
       expect(generatedUnder(tree, '/src/autogen/')).toEqual([...golden, ...extra].sort());
       expect(generatedUnder(tree, '/src/guards/')).toEqual(['/src/guards/guards.module.ts', '/src/guards/index.ts', '/src/guards/scope.guard.ts']);
     });
@@ -83,22 +83,24 @@ describe('resource schematic', () => {
       }
     });
 
-    it('writes svc.model.ts as a literal equal to the normalized model', () => {
-      const body = bodyOf(readText(tree, '/src/autogen/svc.model.ts'));
-      expect(body.startsWith("import type { ServiceModel } from '@svc/nest';\n\nexport const svcModel: ServiceModel = {\n")).toBe(true);
+    it('writes svc.schema.ts as a literal equal to the .svcrc as written, which normalizes to the same model', () => {
+      const body = bodyOf(readText(tree, '/src/autogen/svc.schema.ts'));
+      expect(body.startsWith("import type { SvcrcV2 } from '@svc/nest';\n\nexport const svcSchema: SvcrcV2 = {\n")).toBe(true);
       const js = ts.transpileModule(body, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
-      const exports: { svcModel?: unknown } = {};
+      const exports: { svcSchema?: unknown } = {};
       new Function('exports', 'require', js)(exports, () => ({}));
-      expect(exports.svcModel).toEqual(modelOf(goldenSvcrc));
+      expect(exports.svcSchema).toEqual(JSON.parse(goldenSvcrc));
+      expect(modelOf(JSON.stringify(exports.svcSchema))).toEqual(modelOf(goldenSvcrc));
+      expect(tree.exists('/src/autogen/svc.model.ts')).toBe(false);
     });
 
     it('writes the autogen index, and a guards module that provides the guards without enabling them globally', () => {
       expect(bodyOf(readText(tree, '/src/autogen/index.ts')).split('\n').slice(0, 5)).toEqual([
         "export * from './autogen.module';",
-        "export * from './svc.model';",
+        "export * from './svc.schema';",
         "export * from './owners/owner.entity';",
         "export * from './owners/owner.dto';",
-        "export * from './owners/owner.service';",
+        "export * from './owners/owner.service.base';",
       ]);
       const guards = bodyOf(readText(tree, '/src/guards/guards.module.ts'));
       expect(guards).toContain("import { SvcGuardsModule } from '@svc/nest';\n");
@@ -136,7 +138,7 @@ describe('resource schematic', () => {
     it.each([
       ['accounts/account.entity.ts', 'account.entity.ts'],
       ['accounts/account.dto.ts', 'account.dto.ts'],
-      ['accounts/account.controller.ts', 'account.controller.ts'],
+      ['accounts/account.controller.base.ts', 'account.controller.base.ts'],
       ['organizations/organization.entity.ts', 'organization.entity.ts'],
       ['autogen.module.ts', 'autogen.module.ts'],
     ])('%s is exactly as expected', (path, name) => {
@@ -157,12 +159,14 @@ describe('resource schematic', () => {
     });
 
     it('http: false generates no controller but keeps the entity and service registered', () => {
-      expect(tree.exists('/src/autogen/organizations/organization.controller.ts')).toBe(false);
-      expect(tree.exists('/src/autogen/organizations/organization.service.ts')).toBe(true);
+      expect(tree.exists('/src/autogen/organizations/organization.controller.base.ts')).toBe(false);
+      expect(tree.exists('/src/extensions/organizations/organization.controller.ts')).toBe(false);
+      expect(tree.exists('/src/autogen/organizations/organization.service.base.ts')).toBe(true);
+      expect(tree.exists('/src/extensions/organizations/organization.service.ts')).toBe(true);
       expect(tree.exists('/src/autogen/organizations/organization.dto.ts')).toBe(true);
       const module = bodyOf(readText(tree, '/src/autogen/autogen.module.ts'));
       expect(module).toContain('controllers: [AccountController],');
-      expect(module).toContain('providers: [AccountService, OrganizationService],');
+      expect(module).toContain('{ provide: OrganizationServiceBase, useExisting: OrganizationService }');
     });
   });
 
@@ -170,12 +174,12 @@ describe('resource schematic', () => {
     it.each(['Task', 'task', 'TASK', 'tasks'])('generates one entity named %s, plus the shared files', async (name) => {
       const tree = await generate(host, goldenSvcrc, { entity: name });
       expect(generatedUnder(tree, '/src/autogen/').filter((path) => path.split('/').length > 4)).toEqual([
-        '/src/autogen/tasks/task.controller.ts',
+        '/src/autogen/tasks/task.controller.base.ts',
         '/src/autogen/tasks/task.dto.ts',
         '/src/autogen/tasks/task.entity.ts',
-        '/src/autogen/tasks/task.service.ts',
+        '/src/autogen/tasks/task.service.base.ts',
       ]);
-      for (const shared of ['autogen.module.ts', 'svc.model.ts', 'index.ts', '.svc-manifest.json']) {
+      for (const shared of ['autogen.module.ts', 'svc.schema.ts', 'index.ts', '.svc-manifest.json']) {
         expect(tree.exists(`/src/autogen/${shared}`)).toBe(true);
       }
     });
@@ -196,11 +200,12 @@ describe('resource schematic', () => {
   describe('paths and project kinds', () => {
     it('adds .js to relative imports in ECMAScript-module projects', async () => {
       const tree = await generate(await nestNewTree('esm'), goldenSvcrc);
-      const controller = bodyOf(readText(tree, '/src/autogen/tasks/task.controller.ts'));
+      const controller = bodyOf(readText(tree, '/src/autogen/tasks/task.controller.base.ts'));
       expect(controller).toContain("from './task.dto.js';");
       expect(bodyOf(readText(tree, '/src/autogen/tasks/task.entity.ts'))).toContain("import { Project } from '../projects/project.entity.js';");
-      expect(bodyOf(readText(tree, '/src/autogen/autogen.module.ts'))).toContain("import { TaskService } from './tasks/task.service.js';");
-      expect(bodyOf(readText(tree, '/src/autogen/index.ts'))).toContain("export * from './svc.model.js';");
+      expect(bodyOf(readText(tree, '/src/autogen/autogen.module.ts'))).toContain("import { TaskService } from '../extensions/tasks/task.service.js';");
+      expect(readText(tree, '/src/extensions/tasks/task.controller.ts')).toContain("from '../../autogen/tasks/task.controller.base.js';");
+      expect(bodyOf(readText(tree, '/src/autogen/index.ts'))).toContain("export * from './svc.schema.js';");
       expect(bodyOf(readText(tree, '/src/guards/index.ts'))).toBe("export * from './guards.module.js';\nexport * from './scope.guard.js';\n");
     });
 
@@ -254,7 +259,7 @@ describe('resource schematic', () => {
       const svcrc = {
         version: 2,
         entities: [
-          { name: 'Crud', fields: [{ name: 'x', type: 'text' }] },
+          { name: 'AutogenModule', fields: [{ name: 'x', type: 'text' }] },
           { name: 'Project', fields: [{ name: 'status', type: 'enum', values: ['a'] }] },
           { name: 'ProjectStatus', fields: [{ name: 'x', type: 'text' }] },
         ],
@@ -262,9 +267,19 @@ describe('resource schematic', () => {
       };
       await expect(generate(host, svcrc)).rejects.toThrow(
         '.svcrc cannot be generated:\n' +
-          '  - entity "Crud" generates "CrudService", which generated code imports from a library; rename it\n' +
+          '  - entity "AutogenModule" and the generator both generate "AutogenModule"; rename one of them\n' +
           '  - entity "ProjectStatus" and field "Project.status" both generate "ProjectStatus"; rename one of them',
       );
+    });
+
+    it('imports a library name under an alias when an entity takes it', async () => {
+      const svcrc = { version: 2, entities: [{ name: 'Post', fields: [{ name: 'x', type: 'text' }] }, { name: 'Crud', fields: [{ name: 'x', type: 'text' }] }] };
+      const tree = await generate(host, svcrc);
+      const controller = bodyOf(readText(tree, '/src/autogen/posts/post.controller.base.ts'));
+      expect(controller).toContain(' Post as NestPost,');
+      expect(controller).toContain("  @NestPost('bulk')");
+      expect(controller).toContain('Promise<Partial<Post>>');
+      expect(bodyOf(readText(tree, "/src/autogen/cruds/crud.service.base.ts"))).toContain("export class CrudServiceBase extends CrudService<Crud> {");
     });
   });
 });

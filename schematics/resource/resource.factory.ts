@@ -1,7 +1,8 @@
 /**
  * `resource` (alias `svc-resource`): generates `<sourceRoot>/autogen/**` and `<sourceRoot>/guards/**`
  * from `.svcrc`, safely: unchanged files are left alone, hand-edited ones are refused, files of
- * removed entities are deleted, `extensions/` is never touched.
+ * removed entities are deleted. In `extensions/` it only creates each entity's service and
+ * controller subclass when absent, and never modifies or deletes a file there.
  *
  * The files come from TypeScript emitters (`emit/*.emitter.ts`) rather than templates: import
  * lists depend on which decorators a file uses, and lines wrap the way Prettier wraps them, which
@@ -85,6 +86,8 @@ function workflowForce(context: SchematicContext): boolean {
 function normalizeOptions(options: ResourceSchema, tree: Tree, context: SchematicContext): NormalizedOptions {
   const schemaPath = posix.normalize((options.schema ?? '.svcrc').replace(/\\/g, '/')).replace(/^\/+/, '');
   const model = readModel(tree, schemaPath);
+  // readModel() has checked the text; the embedded schema is the file as written.
+  const raw: unknown = JSON.parse(tree.read(schemaPath)?.toString('utf8') ?? '{}');
   const collisions = nameCollisions(model);
   if (collisions.length > 0) {
     throw new SchematicsException(`${schemaPath} cannot be generated:\n${collisions.map((problem) => `  - ${problem}`).join('\n')}`);
@@ -96,6 +99,7 @@ function normalizeOptions(options: ResourceSchema, tree: Tree, context: Schemati
   const plan = buildPlan(model, {
     sourceRoot,
     entity,
+    raw,
     importExtension: isEsmProject(tree, schemaDir) ? '.js' : '',
   });
   return { model, plan, sync: { force: options.force === true || workflowForce(context), removeOrphans: entity === undefined } };
@@ -107,7 +111,7 @@ function syncGeneratedFiles({ plan, sync }: NormalizedOptions): Rule {
     return chain([
       refuseHandEdits(actions, sync),
       writeGeneratedFiles(actions),
-      sync.removeOrphans ? removeOrphans(actions) : noop(),
+      sync.removeOrphans ? removeOrphans(actions, plan) : noop(),
       writeManifest(plan, actions),
     ]);
   };

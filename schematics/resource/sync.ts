@@ -5,6 +5,8 @@
  */
 import { type Rule, SchematicsException, type Tree } from '@angular-devkit/schematics';
 import { looksGenerated, parseGenerated } from '../utils/generated-file';
+import { emitControllerScaffold } from './emit/controller.emitter';
+import { emitServiceScaffold } from './emit/service.emitter';
 import type { GenerationPlan } from './plan';
 
 export interface Manifest {
@@ -25,6 +27,8 @@ export interface SyncOptions {
 export interface SyncActions {
   readonly write: readonly { readonly path: string; readonly content: string }[];
   readonly remove: readonly string[];
+  /** Team-owned files to create because they do not exist yet. */
+  readonly scaffold: readonly { readonly path: string; readonly content: string }[];
   /** Hand-edited files the sync would overwrite or delete, with why they count as edited. */
   readonly conflicts: readonly string[];
   readonly manifest: string;
@@ -86,6 +90,28 @@ function sameText(a: string, b: string): boolean {
   return a === b || a.replace(/\r\n/g, '\n') === b;
 }
 
+/**
+ * The team files of entities that left `.svcrc` which are still exactly what the generator created
+ * (`svc init` then a new schema, say): nothing of the team's is in them, and left behind they would
+ * no longer compile. Edited ones are kept (`removeOrphans()` warns about them).
+ */
+function untouchedScaffoldsOfRemoved(tree: Tree, plan: GenerationPlan, removed: readonly string[]): string[] {
+  const untouched: string[] = [];
+  const bases = removed.map((path) => /^(.*)\/([^/]+)\/([^/]+)\.service\.base\.ts$/.exec(path)).filter((match) => match !== null);
+  for (const [, dir, route, fileName] of bases) {
+    if (dir !== plan.autogenDir || plan.files.some((file) => isUnder(file.path, `${plan.autogenDir}/${route}`))) continue;
+    for (const kind of ['service', 'controller'] as const) {
+      const path = `${plan.extensionsDir}/${route}/${fileName}.${kind}.ts`;
+      const text = tree.read(path)?.toString('utf8');
+      const name = text === undefined ? undefined : new RegExp(`export class (\\w+)${kind === 'service' ? 'Service' : 'Controller'} extends`).exec(text)?.[1];
+      if (text === undefined || name === undefined) continue;
+      const ctx = { entity: { name, route, fileName }, importExtension: plan.importExtension };
+      if (sameText(text, kind === 'service' ? emitServiceScaffold(ctx) : emitControllerScaffold(ctx))) untouched.push(path);
+    }
+  }
+  return untouched;
+}
+
 /** Decides every write and delete of a sync, and every conflict, without touching the tree. */
 export function planSync(tree: Tree, plan: GenerationPlan, options: SyncOptions): SyncActions {
   const manifest = readManifest(tree, plan.manifestPath, options.force);
@@ -97,8 +123,9 @@ export function planSync(tree: Tree, plan: GenerationPlan, options: SyncOptions)
 
   for (const file of plan.files) {
     if (protect(file.path)) throw new SchematicsException(`refusing to generate ${file.path}: ${plan.extensionsDir}/ belongs to the application`);
-    hashes[file.path] = parseGenerated(file.content)?.contentHash ?? '';
     const existing = tree.read(file.path)?.toString('utf8');
+    if (existing === undefined && file.upgradeOnly === true) continue;
+    hashes[file.path] = parseGenerated(file.content)?.contentHash ?? '';
     if (existing === undefined) {
       write.push(file);
       continue;
@@ -110,7 +137,7 @@ export function planSync(tree: Tree, plan: GenerationPlan, options: SyncOptions)
   }
 
   const remove: string[] = [];
-  const produced = new Set(plan.files.map((file) => file.path));
+  const produced = new Set(plan.files.filter((file) => file.path in hashes).map((file) => file.path));
   if (options.removeOrphans) {
     const candidates = new Set([
       ...Object.keys(listed),
@@ -125,12 +152,14 @@ export function planSync(tree: Tree, plan: GenerationPlan, options: SyncOptions)
       if (reason !== null) conflicts.push(`${path} (to delete: no longer generated): ${reason}`);
       remove.push(path);
     }
+    remove.push(...untouchedScaffoldsOfRemoved(tree, plan, remove));
   } else {
     for (const [path, hash] of Object.entries(listed)) {
       if (!produced.has(path) && tree.exists(path)) hashes[path] = hash;
     }
   }
-  return { write, remove, conflicts, manifest: manifestText(plan, hashes) };
+  const scaffold = plan.scaffolds.filter((file) => protect(file.path) && !tree.exists(file.path));
+  return { write, remove, scaffold, conflicts, manifest: manifestText(plan, hashes) };
 }
 
 /** Throws, naming every hand-edited file, unless forced. */
@@ -155,12 +184,23 @@ export function writeGeneratedFiles(actions: SyncActions): Rule {
       if (tree.exists(file.path)) tree.overwrite(file.path, file.content);
       else tree.create(file.path, file.content);
     }
+    for (const file of actions.scaffold) tree.create(file.path, file.content);
   };
 }
 
-export function removeOrphans(actions: SyncActions): Rule {
-  return (tree) => {
+export function removeOrphans(actions: SyncActions, plan: GenerationPlan): Rule {
+  return (tree, context) => {
     for (const path of actions.remove) tree.delete(path);
+    // The team's subclasses of a removed entity stay (the generator never deletes them) but no longer compile.
+    const folders = new Set(
+      actions.remove.filter((path) => isUnder(path, plan.autogenDir)).map((path) => path.slice(plan.autogenDir.length + 1).split('/')[0]),
+    );
+    for (const folder of [...folders].sort()) {
+      const team = `${plan.extensionsDir}/${folder}`;
+      if (tree.getDir(team).subfiles.length > 0 && !plan.files.some((file) => isUnder(file.path, `${plan.autogenDir}/${folder}`))) {
+        context.logger.warn(`${team}/ extends generated classes of an entity no longer in .svcrc; delete it (svc generate never deletes your files).`);
+      }
+    }
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * `svc generate` as a user runs it: the built CLI (`npm run build` first) in a project folder.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertBuilt, svc, tempDir, writeJson } from './generate.helpers';
 
@@ -50,10 +50,10 @@ describe('svc generate', () => {
     const lines = run.stdout.trim().split('\n');
     for (const file of [
       'tasks/task.entity.ts',
-      'tasks/task.controller.ts',
+      'tasks/task.controller.base.ts',
       'projects/project.dto.ts',
       'autogen.module.ts',
-      'svc.model.ts',
+      'svc.schema.ts',
     ]) {
       expect(lines).toContain(`CREATE src/autogen/${file}`);
       expect(existsSync(join(dir, 'src', 'autogen', file))).toBe(true);
@@ -174,15 +174,21 @@ describe('svc generate', () => {
     expect(readFileSync(entity, 'utf8')).not.toContain('// my change');
   });
 
-  it('never touches src/extensions/', () => {
+  it('never changes nor deletes a file in src/extensions/, creating only the missing subclasses', () => {
     project();
     svc(dir, ['generate']);
     const custom = join(dir, 'src/extensions/tasks.extra.ts');
-    mkdirSync(join(dir, 'src/extensions'));
     writeFileSync(custom, 'export const extra = 1;\n');
+    const service = join(dir, 'src/extensions/projects/project.service.ts');
+    writeFileSync(service, `${readFileSync(service, 'utf8')}// mine\n`);
+    const controller = join(dir, 'src/extensions/projects/project.controller.ts');
+    const generatedController = readFileSync(controller, 'utf8');
+    rmSync(controller);
     writeJson(join(dir, '.svcrc'), { ...TASKS, entities: [TASKS.entities[0]], relationships: [] });
     expect(svc(dir, ['generate']).code).toBe(0);
     expect(readFileSync(custom, 'utf8')).toBe('export const extra = 1;\n');
+    expect(readFileSync(service, 'utf8')).toMatch(/\/\/ mine\n$/);
+    expect(readFileSync(controller, 'utf8')).toBe(generatedController);
   });
 
   it('reads another schema file with --schema', () => {

@@ -140,9 +140,12 @@ describe('svc init: the project', () => {
       build: 'tsc -p tsconfig.build.json',
       start: 'node dist/main.js',
       'start:dev': 'svc dev',
+      lint: 'tsc -p tsconfig.json --noEmit',
       'svc:generate': 'svc generate',
       'svc:validate': 'svc schema validate',
     });
+    expect(readJson(join(project, '.prettierrc'))).toEqual({ singleQuote: true, trailingComma: 'all', printWidth: 140 });
+    expect(text('.prettierignore')).toContain('src/autogen/\n');
     const expected: Record<string, string> = { '@svc/nest': `^${own.version}` };
     for (const name of [
       '@nestjs/common',
@@ -196,9 +199,9 @@ describe('svc init: the project', () => {
         "import { Module } from '@nestjs/common';",
         "import { SvcModule } from '@svc/nest';",
         "import { AutogenModule } from './autogen/autogen.module';",
-        "import { svcModel } from './autogen/svc.model';",
+        "import { svcSchema } from './autogen/svc.schema';",
         '',
-        '@Module({ imports: [SvcModule.forRoot({ schema: svcModel }), AutogenModule] })',
+        '@Module({ imports: [SvcModule.forRoot({ schema: svcSchema }), AutogenModule] })',
         'export class AppModule {}',
         '',
       ].join('\n'),
@@ -236,14 +239,16 @@ describe('svc init: the project', () => {
     for (const words of ['# demo', 'npx svc dev', 'npx svc schema validate', 'npx svc generate', 'src/extensions/', 'npx svc migrate']) {
       expect(readme).toContain(words);
     }
-    expect(text('src/extensions/README.md')).toContain('`svc generate` never writes, changes or deletes');
+    expect(text('src/extensions/README.md')).toContain('`svc generate` never changes or deletes anything');
   });
 
-  it('compiles with the strict tsconfig', () => {
+  it('compiles with the strict tsconfig, and npm run lint passes', () => {
     linkNodeModules(project);
     build(project);
     expect(existsSync(join(project, 'dist', 'main.js'))).toBe(true);
     expect(existsSync(join(project, 'dist', 'autogen', 'notes', 'note.entity.js'))).toBe(true);
+    const lint = spawnSync('npm', ['run', 'lint'], { cwd: project, encoding: 'utf8', env: cleanEnv() });
+    expect(lint.status).toBe(0);
   });
 });
 
@@ -349,6 +354,6 @@ describe('svc init: options', () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toContain('Installing dependencies with npm install');
     expect(run.stderr).toContain('✖ npm install failed (exit code');
-    expect(existsSync(join(dir, 'offline', 'src', 'autogen', 'svc.model.ts'))).toBe(true);
+    expect(existsSync(join(dir, 'offline', 'src', 'autogen', 'svc.schema.ts'))).toBe(true);
   });
 });

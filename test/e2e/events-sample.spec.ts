@@ -27,7 +27,7 @@ describe.each(DATABASE_KINDS)('sample/01-lending-library: loan.created listener 
   it('writes an AuditEvent for each committed loan, and none for a refused one', async () => {
     const http = () => request(app.getHttpServer());
     const branch = await http().post('/branches').send({ name: 'Events', city: 'Nantes' }).expect(201);
-    const member = await http().post('/members').send({ fullName: 'Grace Hopper', email: 'grace@example.com' }).expect(201);
+    const member = await http().post('/members').set('X-Staff', 'yes').send({ fullName: 'Grace Hopper', email: 'grace@example.com' }).expect(201);
     const copy = await http()
       .post('/book-copies')
       .send({ title: 'Solaris', author: 'Stanisław Lem', branchId: branch.body.id })

@@ -10,7 +10,7 @@
  * Needs the registry (or a warm npm cache: installs use --prefer-offline) and `npm run build`.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -162,8 +162,8 @@ describe('a new user', () => {
       appModule,
       readFileSync(appModule, 'utf8')
         .replace(
-          "import { svcModel } from './autogen/svc.model';",
-          "import { svcModel } from './autogen/svc.model';\nimport { HelloModule } from './extensions/hello.module';",
+          "import { svcSchema } from './autogen/svc.schema';",
+          "import { svcSchema } from './autogen/svc.schema';\nimport { HelloModule } from './extensions/hello.module';",
         )
         .replace('AutogenModule]', 'AutogenModule, HelloModule]'),
     );
@@ -174,6 +174,13 @@ describe('a new user', () => {
     const generated = svc('generate').stdout;
     expect(generated).toContain('CREATE src/autogen/books/book.entity.ts');
     expect(generated).toContain('DELETE src/autogen/notes/note.entity.ts');
+    // The hand-written module is untouched; each entity got its subclasses, the starter Note's went with it.
+    const handWritten = Object.fromEntries(Object.entries(extensions).filter(([path]) => !path.startsWith('notes')));
+    expect(Object.keys(handWritten)).toEqual(expect.arrayContaining(['hello.module.ts']));
+    expect(snapshot(join(project, 'src', 'extensions'))).toEqual(expect.objectContaining(handWritten));
+    expect(existsSync(join(project, 'src', 'extensions', 'books', 'book.service.ts'))).toBe(true);
+    expect(existsSync(join(project, 'src', 'extensions', 'notes', 'note.service.ts'))).toBe(false);
+    const teamFiles = snapshot(join(project, 'src', 'extensions'));
     run('npm', ['run', 'build'], project);
     let port = await startApp(project);
 
@@ -210,8 +217,13 @@ describe('a new user', () => {
     const regenerated = svc('generate').stdout;
     expect(regenerated).toContain('UPDATE src/autogen/books/book.entity.ts');
     expect(regenerated).toContain('DELETE src/autogen/tags/tag.entity.ts');
-    expect(regenerated).not.toContain('src/extensions/');
-    expect(snapshot(join(project, 'src', 'extensions'))).toEqual(extensions);
+    // Tag's subclasses, still exactly as svc generate created them, go with it; every other team file stays as it was.
+    expect(regenerated.split('\n').filter((line) => line.includes('src/extensions/'))).toEqual([
+      'DELETE src/extensions/tags/tag.service.ts',
+      'DELETE src/extensions/tags/tag.controller.ts',
+    ]);
+    const { ['tags/tag.service.ts']: _service, ['tags/tag.controller.ts']: _controller, ...kept } = teamFiles;
+    expect(snapshot(join(project, 'src', 'extensions'))).toEqual(kept);
     run('npm', ['run', 'build'], project);
     port = await startApp(project);
 
@@ -361,7 +373,7 @@ describe('an existing Nest application', () => {
     const added = run(join(project, 'node_modules', '.bin', 'nest'), ['add', '@svc/nest', '--skip-install'], project, INSTALL_TIMEOUT_MS);
     expect(added.stdout + added.stderr).toContain('src/autogen/notes/note.entity.ts');
     expect(readFileSync(join(project, 'src', 'main.ts'), 'utf8')).toContain('configureSvcApp(app);');
-    expect(readFileSync(join(project, 'src', 'app.module.ts'), 'utf8')).toContain('SvcModule.forRoot({ schema: svcModel }), AutogenModule');
+    expect(readFileSync(join(project, 'src', 'app.module.ts'), 'utf8')).toContain('SvcModule.forRoot({ schema: svcSchema }), AutogenModule');
     expect(readJson(join(project, 'package.json')).dependencies).toMatchObject({ '@svc/nest': `file:${relative(project, tarball)}` });
 
     run('npm', ['run', 'build'], project);

@@ -8,6 +8,7 @@ import { runResourceSchematic } from '../../schematics/run-schematic';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases';
 
 const SAMPLE = join(__dirname, '..', '..', 'sample', '01-lending-library');
+const STAFF = { 'X-Staff': 'yes' };
 
 describe('sample/01-lending-library', () => {
   it('commits exactly what the generator produces from its .svcrc', async () => {
@@ -37,16 +38,16 @@ describe('sample/01-lending-library', () => {
     it('serves the generated CRUD API and the hand-written audit routes', async () => {
       const http = () => request(app.getHttpServer());
       const branch = await http().post('/branches').send({ name: 'Central', city: 'Lyon', openingHours: { mon: '9-18' } }).expect(201);
-      const member = await http().post('/members').send({ fullName: 'Ada Lovelace', email: 'ada@example.com' }).expect(201);
+      const member = await http().post('/members').set(STAFF).send({ fullName: 'Ada Lovelace', email: 'ada@example.com' }).expect(201);
       expect(member.body).toMatchObject({ tier: 'basic', active: true, balance: '0.00' });
       const copy = await http().post('/book-copies').send({ title: 'Dune', author: 'Frank Herbert', branchId: branch.body.id }).expect(201);
       await http()
         .post('/loans')
         .send({ dueAt: '2026-12-01T00:00:00Z', memberId: member.body.id, bookCopyId: copy.body.id })
         .expect(201);
-      const loans = await http().get('/members?join=loans&join=loans.bookCopy||title').expect(400);
+      const loans = await http().get('/members?join=loans&join=loans.bookCopy||title').set(STAFF).expect(400);
       expect(loans.body.message).toMatch(/not joinable/);
-      const withLoans = await http().get('/members?join=loans').expect(200);
+      const withLoans = await http().get('/members?join=loans').set(STAFF).expect(200);
       expect(withLoans.body.data[0].loans).toHaveLength(1);
       const search = await http().get('/book-copies?join=branch||name&filter=author||$contL||herbert').expect(200);
       expect(search.body.data).toEqual([expect.objectContaining({ title: 'Dune', branch: { id: branch.body.id, name: 'Central' } })]);
@@ -58,6 +59,30 @@ describe('sample/01-lending-library', () => {
       const recent = await http().get('/audit-events/recent').expect(200);
       // The loan above also gets an audit row from src/extensions/loan-audit.listener.ts (test/e2e/events-sample.spec.ts).
       expect(recent.body).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'loan.created', details: { loan: 1 } })]));
+    });
+
+    it('uses every extension seam: hook override, custom route, guard on one controller, disabled route', async () => {
+      const http = () => request(app.getHttpServer());
+      const branch = await http().post('/branches').send({ name: 'Seams', city: 'Lyon' }).expect(201);
+      expect(branch.body.city).toBe('LYON');
+
+      await http().get('/members').expect(403);
+      await http().get('/branches').expect(200);
+      const member = await http().post('/members').set(STAFF).send({ fullName: 'Katherine Johnson', email: 'kj@example.com' }).expect(201);
+      const copy = await http().post('/book-copies').send({ title: 'Emma', author: 'Jane Austen', branchId: branch.body.id }).expect(201);
+      const loan = await http()
+        .post('/loans')
+        .send({ dueAt: '2026-12-01T00:00:00Z', memberId: member.body.id, bookCopyId: copy.body.id })
+        .expect(201);
+      expect(loan.body.returnedAt).toBeNull();
+      const returned = await http().post(`/loans/${loan.body.id}/return`).expect(200);
+      expect(returned.body.returnedAt).toEqual(expect.any(String));
+      await http().post('/loans/999999/return').expect(404);
+
+      await http().delete(`/loans/${loan.body.id}`).expect(404);
+      const docs = (await http().get('/_docs-json').expect(200)).body as { paths: Record<string, Record<string, unknown>> };
+      expect(docs.paths['/loans/{id}'].delete).toBeUndefined();
+      expect(docs.paths['/loans/{id}/return'].post).toMatchObject({ tags: ['loans'], summary: 'Return a loaned book copy' });
     });
   });
 });

@@ -37,6 +37,7 @@ function entity(name: string, table: string, parts: Partial<EntityModel> & Pick<
     updatedAt: true,
     softDelete: false,
     http: true,
+    routes: ['find', 'get', 'create', 'createMany', 'update', 'replace', 'delete'],
     joins: [],
     events: false,
     scope: null,

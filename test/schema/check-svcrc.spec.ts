@@ -165,6 +165,25 @@ describe('semantic checks', () => {
     ]);
   });
 
+  it('accepts entities named like library exports, and checks "routes"', () => {
+    const fields = [{ name: 'x', type: 'text' }];
+    expect(
+      problems({
+        version: 2,
+        entities: [
+          { name: 'Post', fields, routes: { delete: false } },
+          { name: 'Entity', fields, routes: { recover: false } },
+          { name: 'Module', fields, http: false, routes: { get: false } },
+          { name: 'Page', fields, routes: { remove: false } },
+        ],
+      }),
+    ).toEqual([
+      { path: 'entities[3].routes.remove', message: 'unknown key "remove" (did you mean "recover"?)' },
+      { path: 'entities[1].routes.recover', message: 'the recover route exists only with "softDelete": true' },
+      { path: 'entities[2].routes', message: '"http": false already turns every generated route off; remove "routes"' },
+    ]);
+  });
+
   it('names the key to set when two derived relation names collide', () => {
     expect(
       problems({

@@ -61,7 +61,7 @@ describe('regeneration', () => {
     const generatedFiles = first.files.filter((path) => path.endsWith('.ts') && /\/(autogen|guards)\//.test(path));
     expect(changed).toEqual(['/.svcrc', MANIFEST, ...generatedFiles].sort());
     const bodyChanged = generatedFiles.filter((path) => bodyOf(readText(first, path)) !== bodyOf(readText(next, path)));
-    expect(bodyChanged.sort()).toEqual(['/src/autogen/svc.model.ts', '/src/autogen/tasks/task.dto.ts', TASK_ENTITY]);
+    expect(bodyChanged.sort()).toEqual(['/src/autogen/svc.schema.ts', '/src/autogen/tasks/task.dto.ts', TASK_ENTITY]);
     expect(bodyOf(readText(next, TASK_ENTITY))).toContain('  points!: number | null;\n');
   });
 
@@ -138,16 +138,24 @@ describe('regeneration', () => {
     it('deletes generated files the manifest lost track of', async () => {
       first.overwrite(MANIFEST, '{ "generator": "@svc/nest", "sourceHash": "", "files": {} }\n');
       const next = await generate(first, withoutLoanItem());
-      expect(next.files.filter((path) => path.includes('loan-item'))).toEqual([]);
+      expect(next.files.filter((path) => path.includes('loan-item') && !path.startsWith('/src/extensions/'))).toEqual([]);
+    });
+
+    it('keeps the edited team files of a removed entity, and deletes those still exactly as first created', async () => {
+      const edited = `${readText(first, '/src/extensions/loan-items/loan-item.service.ts')}// mine\n`;
+      first.overwrite('/src/extensions/loan-items/loan-item.service.ts', edited);
+      const next = await generate(first, withoutLoanItem());
+      expect(readText(next, '/src/extensions/loan-items/loan-item.service.ts')).toBe(edited);
+      expect(next.exists('/src/extensions/loan-items/loan-item.controller.ts')).toBe(false);
     });
 
     it('refuses to delete a hand-edited one, unless --force', async () => {
-      editBody(first, '/src/autogen/loan-items/loan-item.service.ts', (body) => `${body}// mine\n`);
+      editBody(first, '/src/autogen/loan-items/loan-item.service.base.ts', (body) => `${body}// mine\n`);
       await expect(generate(first, withoutLoanItem())).rejects.toThrow(
-        '  - src/autogen/loan-items/loan-item.service.ts (to delete: no longer generated): edited by hand',
+        '  - src/autogen/loan-items/loan-item.service.base.ts (to delete: no longer generated): edited by hand',
       );
       const forced = await generate(first, withoutLoanItem(), { force: true });
-      expect(forced.exists('/src/autogen/loan-items/loan-item.service.ts')).toBe(false);
+      expect(forced.exists('/src/autogen/loan-items/loan-item.service.base.ts')).toBe(false);
     });
 
     it('keeps files that do not look generated (an app file inside autogen/)', async () => {
@@ -168,7 +176,7 @@ describe('regeneration', () => {
 
   describe('src/extensions/', () => {
     it('is never written nor deleted, even when the manifest lists it or a file there looks generated', async () => {
-      const sneaky = readText(first, '/src/autogen/loan-items/loan-item.service.ts');
+      const sneaky = readText(first, '/src/autogen/loan-items/loan-item.service.base.ts');
       first.create('/src/extensions/loan-item.service.ts', sneaky);
       first.create('/src/extensions/tasks.controller.ts', 'export class TasksExtension {}\n');
       const manifest = JSON.parse(readText(first, MANIFEST)) as { files: Record<string, string> };
@@ -177,10 +185,12 @@ describe('regeneration', () => {
       const before = snapshot(first);
       const next = await generate(first, withoutLoanItem(), { force: true });
       const after = snapshot(next);
-      for (const path of [...before.keys()].filter((file) => file.startsWith('/src/extensions/'))) {
+      // Except the removed entity's subclasses still exactly as first created (see "entities removed from .svcrc").
+      const team = (file: string): boolean => file.startsWith('/src/extensions/') && !file.startsWith('/src/extensions/loan-items/');
+      for (const path of [...before.keys()].filter(team)) {
         expect(after.get(path)).toBe(before.get(path));
       }
-      expect(changedPaths(before, after).filter((path) => path.startsWith('/src/extensions/'))).toEqual([]);
+      expect(changedPaths(before, after).filter(team)).toEqual([]);
     });
   });
 

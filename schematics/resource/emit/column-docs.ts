@@ -60,14 +60,14 @@ function descriptionEntry(column: ColumnModel): Entry[] {
 }
 
 /** `@ApiProperty({...})` of an entity column. */
-export function entityApiProperty(entity: EntityModel, column: ColumnModel): Doc {
+export function entityApiProperty(entity: EntityModel, column: ColumnModel, decorator = 'ApiProperty'): Doc {
   const defaultDoc = apiDefault(column.field);
   const entries: Entry[] = [
     ...schemaEntries(entity, column, 'entity'),
     ...(defaultDoc !== undefined ? [['default', defaultDoc] as const] : []),
     ...descriptionEntry(column),
   ];
-  return call('@ApiProperty', entries.length > 0 ? [objectDoc(entries)] : []);
+  return call(`@${decorator}`, entries.length > 0 ? [objectDoc(entries)] : []);
 }
 
 /** `@ApiProperty({...})` of a DTO property; `withDefault` on create bodies only. */

@@ -1,154 +1,169 @@
-/** `<route>/<file>.controller.ts`: the CRUD routes of an entity (not generated when `http: false`). */
+/**
+ * The routes of an entity (none when `http: false`), in the generation-gap shape:
+ * `<file>.controller.base.ts` (regenerated) declares the CRUD handlers, each with the operation
+ * it performs; `src/extensions/<route>/<file>.controller.ts` (created once, then the team's)
+ * extends it and is the controller the module registers, so routes, guards and route settings
+ * added there apply.
+ */
+import { CRUD_ROUTES, type CrudRouteKey } from '../../../lib/schema/crud-routes';
 import { type Doc, hardline, indent, join, print } from '../../utils/doc';
-import { arrayDoc, call, importDecl, methodHead, objectDoc, str } from '../../utils/ts-docs';
-import type { EntityEmitContext } from './emit-context';
+import { arrayDoc, call, importDecl, methodHead, objectDoc, sortNames, str } from '../../utils/ts-docs';
+import { type EntityEmitContext, extensionImport, type ScaffoldContext } from './emit-context';
+import { ImportScope } from './import-scope';
+
+/** The request body DTO of each route that takes one. */
+const BODY_DTO: Partial<Record<CrudRouteKey, string>> = { create: 'Create', createMany: 'BulkCreate', update: 'Update', replace: 'Replace' };
 
 interface Route {
   readonly decorators: readonly Doc[];
-  readonly name: string;
   readonly params: readonly string[];
   readonly returns: string;
   readonly body: string;
 }
 
-function operation(summary: string): Doc {
-  return call('@ApiOperation', [objectDoc([['summary', str(summary)]])]);
-}
-
-function errors(...statuses: number[]): string {
-  return `@ApiErrorResponses(${statuses.join(', ')})`;
-}
-
-function responseOf(decorator: string, type: Doc): Doc {
-  return call(decorator, [objectDoc([['type', type]])]);
-}
-
-function routeDoc(route: Route): Doc {
+function routeDoc(key: CrudRouteKey, route: Route, operation: string): Doc {
+  const spec = CRUD_ROUTES[key];
   return [
-    join(hardline, route.decorators),
+    join(hardline, [route.decorators[0], call(`@${operation}`, [str(spec.operation)]), ...route.decorators.slice(1)]),
     hardline,
-    methodHead(route.name, route.params, route.returns),
+    methodHead(spec.method, route.params, route.returns),
     indent([hardline, route.body]),
     hardline,
     '}',
   ];
 }
 
-export function emitController(ctx: EntityEmitContext): string {
+export function emitControllerBase(ctx: EntityEmitContext): string {
   const { entity } = ctx;
   const { name, route: path, fileName } = entity;
-  const uuid = ctx.model.idType === 'uuid';
-  const pipe = uuid ? 'ParseUuidIdPipe' : 'ParseIntIdPipe';
-  const id = `@Param(${str('id')}, ${pipe}) id: ${uuid ? 'string' : 'number'}`;
-  const request = '@ParsedRequest() request: CrudRequest';
-  const one = `Promise<Partial<${name}>>`;
   const dto = (kind: string): string => `${kind}${name}Dto`;
+  const locals = new Set([name, `${name}ServiceBase`, `${name}ControllerBase`, dto('BulkCreate'), dto('Create'), dto('Replace'), dto('Update')]);
+  const scope = new ImportScope(locals);
+  const nest = (id: string): string => scope.ref('@nestjs/common', id);
+  const swagger = (id: string): string => scope.ref('@nestjs/swagger', id);
+  const svc = (id: string): string => scope.ref('@svc/nest', id);
 
-  const routes: Route[] = [
-    {
-      decorators: ['@Get()', operation(`List ${path}`), '@ApiListQuery()', `@ApiPaginatedResponse(${name})`],
-      name: 'findMany',
+  const uuid = ctx.model.idType === 'uuid';
+  const id = `@${nest('Param')}(${str('id')}, ${svc(uuid ? 'ParseUuidIdPipe' : 'ParseIntIdPipe')}) id: ${uuid ? 'string' : 'number'}`;
+  const request = `@${svc('ParsedRequest')}() request: ${scope.type('@svc/nest', 'CrudRequest')}`;
+  const one = `Promise<Partial<${name}>>`;
+  const summary = (text: string): Doc => call(`@${swagger('ApiOperation')}`, [objectDoc([['summary', str(text)]])]);
+  const errors = (...statuses: number[]): string => `@${svc('ApiErrorResponses')}(${statuses.join(', ')})`;
+  const response = (decorator: string, type: Doc): Doc => call(`@${swagger(decorator)}`, [objectDoc([['type', type]])]);
+  const byId = (decorator: string, suffix = ''): string => `@${nest(decorator)}(${str(`:id${suffix}`)})`;
+
+  const routes: Record<CrudRouteKey, () => Route> = {
+    find: () => ({
+      decorators: [`@${nest('Get')}()`, summary(`List ${path}`), `@${svc('ApiListQuery')}()`, `@${svc('ApiPaginatedResponse')}(${name})`],
       params: [request],
-      returns: `Promise<Page<Partial<${name}>>>`,
+      returns: `Promise<${scope.type('@svc/nest', 'Page')}<Partial<${name}>>>`,
       body: 'return this.service.findMany(request);',
-    },
-    {
-      decorators: [
-        `@Get(${str(':id')})`,
-        operation(`Get one ${name}`),
-        '@ApiSelectionQuery()',
-        responseOf('@ApiOkResponse', name),
-        errors(404),
-      ],
-      name: 'findOne',
+    }),
+    get: () => ({
+      decorators: [byId('Get'), summary(`Get one ${name}`), `@${svc('ApiSelectionQuery')}()`, response('ApiOkResponse', name), errors(404)],
       params: [id, request],
       returns: one,
       body: 'return this.service.findOne(id, request);',
-    },
-    {
-      decorators: ['@Post()', operation(`Create a ${name}`), responseOf('@ApiCreatedResponse', name), errors(409, 413, 422)],
-      name: 'createOne',
-      params: [`@Body() body: ${dto('Create')}`, request],
+    }),
+    create: () => ({
+      decorators: [`@${nest('Post')}()`, summary(`Create a ${name}`), response('ApiCreatedResponse', name), errors(409, 413, 422)],
+      params: [`@${nest('Body')}() body: ${dto('Create')}`, request],
       returns: one,
       body: 'return this.service.createOne(body, request);',
-    },
-    {
+    }),
+    createMany: () => ({
       decorators: [
-        `@Post(${str('bulk')})`,
-        operation(`Create several ${path}, all or none`),
-        responseOf('@ApiCreatedResponse', arrayDoc([name])),
+        `@${nest('Post')}(${str('bulk')})`,
+        summary(`Create several ${path}, all or none`),
+        response('ApiCreatedResponse', arrayDoc([name])),
         errors(409, 413, 422),
       ],
-      name: 'createMany',
-      params: [`@Body() body: ${dto('BulkCreate')}`, request],
+      params: [`@${nest('Body')}() body: ${dto('BulkCreate')}`, request],
       returns: `Promise<Partial<${name}>[]>`,
       body: 'return this.service.createMany(body.bulk, request);',
-    },
-    {
-      decorators: [`@Patch(${str(':id')})`, operation(`Update fields of a ${name}`), responseOf('@ApiOkResponse', name), errors(404, 409, 422)],
-      name: 'updateOne',
-      params: [id, `@Body() body: ${dto('Update')}`, request],
+    }),
+    update: () => ({
+      decorators: [byId('Patch'), summary(`Update fields of a ${name}`), response('ApiOkResponse', name), errors(404, 409, 422)],
+      params: [id, `@${nest('Body')}() body: ${dto('Update')}`, request],
       returns: one,
       body: 'return this.service.updateOne(id, body, request);',
-    },
-    {
-      decorators: [`@Put(${str(':id')})`, operation(`Replace a ${name}`), responseOf('@ApiOkResponse', name), errors(404, 409, 422)],
-      name: 'replaceOne',
-      params: [id, `@Body() body: ${dto('Replace')}`, request],
+    }),
+    replace: () => ({
+      decorators: [byId('Put'), summary(`Replace a ${name}`), response('ApiOkResponse', name), errors(404, 409, 422)],
+      params: [id, `@${nest('Body')}() body: ${dto('Replace')}`, request],
       returns: one,
       body: 'return this.service.replaceOne(id, body, request);',
-    },
-    {
+    }),
+    delete: () => ({
       decorators: [
-        `@Delete(${str(':id')})`,
-        '@HttpCode(HttpStatus.NO_CONTENT)',
-        operation(`Delete a ${name}`),
-        '@ApiNoContentResponse()',
+        byId('Delete'),
+        `@${nest('HttpCode')}(${nest('HttpStatus')}.NO_CONTENT)`,
+        summary(`Delete a ${name}`),
+        `@${swagger('ApiNoContentResponse')}()`,
         errors(404, 409),
       ],
-      name: 'deleteOne',
       params: [id, request],
       returns: 'Promise<void>',
       body: 'return this.service.deleteOne(id, request);',
-    },
-  ];
-  if (entity.softDelete) {
-    routes.push({
-      decorators: [`@Patch(${str(':id/recover')})`, operation(`Restore a deleted ${name}`), responseOf('@ApiOkResponse', name), errors(404)],
-      name: 'recoverOne',
+    }),
+    recover: () => ({
+      decorators: [byId('Patch', '/recover'), summary(`Restore a deleted ${name}`), response('ApiOkResponse', name), errors(404)],
       params: [id, request],
       returns: one,
       body: 'return this.service.recoverOne(id, request);',
-    });
-  }
-
-  const ext = ctx.importExtension;
-  const imports = join(hardline, [
-    importDecl(['Body', 'Controller', 'Delete', 'Get', 'HttpCode', 'HttpStatus', 'Param', 'Patch', 'Post', 'Put'], '@nestjs/common'),
-    importDecl(['ApiCreatedResponse', 'ApiNoContentResponse', 'ApiOkResponse', 'ApiOperation', 'ApiTags'], '@nestjs/swagger'),
-    importDecl(
-      ['ApiErrorResponses', 'ApiListQuery', 'ApiPaginatedResponse', 'ApiSelectionQuery', 'type CrudRequest', 'type Page', 'ParsedRequest', pipe],
-      '@svc/nest',
-    ),
-    importDecl([dto('BulkCreate'), dto('Create'), dto('Replace'), dto('Update')], `./${fileName}.dto${ext}`),
-    importDecl([name], `./${fileName}.entity${ext}`),
-    importDecl([`${name}Service`], `./${fileName}.service${ext}`),
-  ]);
+    }),
+  };
+  const operation = svc('CrudOperation');
   const members: Doc[] = [
-    `constructor(private readonly service: ${name}Service) {}`,
-    ...routes.map(routeDoc),
+    `constructor(protected readonly service: ${name}ServiceBase) {}`,
+    ...entity.routes.map((key) => routeDoc(key, routes[key](), operation)),
   ];
   const controller: Doc = [
-    call('@ApiTags', [str(path)]),
+    `/** Generated routes of /${path}; add yours in ${name}Controller (src/extensions/${path}/${fileName}.controller.ts). */`,
+    hardline,
+    call(`@${swagger('ApiTags')}`, [str(path)]),
     hardline,
     errors(400, 401, 403),
     hardline,
-    call('@Controller', [str(path)]),
+    call(`@${svc('CrudEntity')}`, [str(name)]),
     hardline,
-    `export class ${name}Controller {`,
+    call(`@${nest('Controller')}`, [str(path)]),
+    hardline,
+    `export class ${name}ControllerBase {`,
     indent([hardline, join([hardline, hardline], members)]),
     hardline,
     '}',
   ];
+
+  const ext = ctx.importExtension;
+  const usedDtos = sortNames(entity.routes.flatMap((key) => (BODY_DTO[key] === undefined ? [] : [dto(BODY_DTO[key])])));
+  const imports = join(hardline, [
+    ...scope.declaration('@nestjs/common'),
+    ...scope.declaration('@nestjs/swagger'),
+    ...scope.declaration('@svc/nest'),
+    ...(usedDtos.length > 0 ? [importDecl(usedDtos, `./${fileName}.dto${ext}`)] : []),
+    importDecl([name], `./${fileName}.entity${ext}`),
+    importDecl([`${name}ServiceBase`], `./${fileName}.service.base${ext}`),
+  ]);
   return print([imports, hardline, hardline, controller, hardline]);
+}
+
+/** `src/extensions/<route>/<file>.controller.ts`: created once, never regenerated. */
+export function emitControllerScaffold(ctx: ScaffoldContext): string {
+  const { name, route, fileName } = ctx.entity;
+  const scope = new ImportScope(new Set([`${name}Controller`, `${name}ControllerBase`]));
+  const controller = scope.ref('@nestjs/common', 'Controller');
+  return [
+    print(join(hardline, [...scope.declaration('@nestjs/common'), importDecl([`${name}ControllerBase`], extensionImport(ctx, `${fileName}.controller.base`))])),
+    '',
+    '/**',
+    ` * The routes of /${route}: the generated ones are inherited from ${name}ControllerBase. This`,
+    ' * file is yours: `svc generate` created it once and never changes it. Add routes here (declare',
+    ' * each one\'s operation with `@CrudOperation()`), guards with `@UseGuards()`, and turn generated',
+    ' * routes off or guard one of them with `@CrudRoutes()`.',
+    ' */',
+    `@${controller}(${str(route)})`,
+    `export class ${name}Controller extends ${name}ControllerBase {}`,
+    '',
+  ].join('\n');
 }

@@ -33,7 +33,7 @@ export function writableColumns(entity: EntityModel): ColumnModel[] {
 }
 
 /** `tasks/task.entity`, relative to the autogen folder, without extension. */
-export function entityFileStem(entity: EntityModel, kind: 'entity' | 'dto' | 'service' | 'controller'): string {
+export function entityFileStem(entity: EntityModel, kind: 'entity' | 'dto' | 'service' | 'service.base' | 'controller.base'): string {
   return `${entity.route}/${entity.fileName}.${kind}`;
 }
 
@@ -56,3 +56,13 @@ export function decimalExample(field: FieldModel): string {
  * A decimal field without `precision` is validated against them.
  */
 export const UNCONSTRAINED_NUMERIC = { precision: 131072 + 16383, scale: 16383 } as const;
+
+/** What the team-owned files of an entity are named after. */
+export interface ScaffoldContext extends EmitOptions {
+  readonly entity: Pick<EntityModel, 'name' | 'route' | 'fileName'>;
+}
+
+/** A module specifier, from `src/extensions/<route>/`, of a generated file of the same entity. */
+export function extensionImport(ctx: ScaffoldContext, stem: string): string {
+  return `../../autogen/${ctx.entity.route}/${stem}${ctx.importExtension}`;
+}

@@ -1,16 +1,28 @@
-/** `svc.model.ts`: the normalized model as a literal, so the app needs no `.svcrc` at run time. */
-import type { ServiceModel } from '../../../lib/schema/model';
+/**
+ * `svc.schema.ts`: the `.svcrc` as written, typed and versioned, so the app needs no `.svcrc`
+ * file at run time; `SvcModule.forRoot({ schema: svcSchema })` checks and normalizes it at
+ * startup. Plus `svc.model.ts`, the name 0.1.0 apps import, re-exporting it.
+ */
 import { hardline, print } from '../../utils/doc';
-import { valueDoc } from '../../utils/ts-docs';
+import { str, valueDoc } from '../../utils/ts-docs';
+import type { EmitOptions } from './emit-context';
 
-export function emitModel(model: ServiceModel): string {
+export function emitSchema(raw: unknown): string {
   return print([
-    "import type { ServiceModel } from '@svc/nest';",
+    "import type { SvcrcV2 } from '@svc/nest';",
     hardline,
     hardline,
-    'export const svcModel: ServiceModel = ',
-    valueDoc(model, true),
+    'export const svcSchema: SvcrcV2 = ',
+    valueDoc(raw, true),
     ';',
     hardline,
   ]);
+}
+
+export function emitModelReexport(options: EmitOptions): string {
+  return [
+    '/** @deprecated Import `svcSchema` from ./svc.schema: `SvcModule.forRoot({ schema: svcSchema })`. */',
+    `export { svcSchema as svcModel } from ${str(`./svc.schema${options.importExtension}`)};`,
+    '',
+  ].join('\n');
 }

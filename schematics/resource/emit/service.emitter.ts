@@ -1,30 +1,73 @@
-/** `<route>/<file>.service.ts`: the entity's `CrudService`, the place for business-rule hooks. */
+/**
+ * The service of an entity, in the generation-gap shape: `<file>.service.base.ts` (regenerated)
+ * holds `<Entity>ServiceBase extends CrudService`; `src/extensions/<route>/<file>.service.ts`
+ * (created once, then the team's) holds `<Entity>Service extends <Entity>ServiceBase`, where
+ * hooks go. The generated controller is given the team's class, so its overrides run.
+ */
 import { hardline, indent, join, print } from '../../utils/doc';
 import { importDecl, methodHead, str } from '../../utils/ts-docs';
-import type { EntityEmitContext } from './emit-context';
+import { type EntityEmitContext, extensionImport, type ScaffoldContext } from './emit-context';
+import { ImportScope } from './import-scope';
 
-export function emitService(ctx: EntityEmitContext): string {
+export function emitServiceBase(ctx: EntityEmitContext): string {
   const { name, fileName } = ctx.entity;
+  const scope = new ImportScope(new Set([name, `${name}ServiceBase`]));
+  const injectable = scope.ref('@nestjs/common', 'Injectable');
+  const injectRepository = scope.ref('@nestjs/typeorm', 'InjectRepository');
+  const crudService = scope.ref('@svc/nest', 'CrudService');
+  const runtime = scope.ref('@svc/nest', 'SvcRuntime');
+  const repository = scope.ref('typeorm', 'Repository');
   const imports = join(hardline, [
-    importDecl(['Injectable'], '@nestjs/common'),
-    importDecl(['InjectRepository'], '@nestjs/typeorm'),
-    importDecl(['CrudService', 'SvcRuntime'], '@svc/nest'),
-    importDecl(['Repository'], 'typeorm'),
+    ...scope.declaration('@nestjs/common'),
+    ...scope.declaration('@nestjs/typeorm'),
+    ...scope.declaration('@svc/nest'),
+    ...scope.declaration('typeorm'),
     importDecl([name], `./${fileName}.entity${ctx.importExtension}`),
   ]);
   const constructor = [
-    methodHead('constructor', [`@InjectRepository(${name}) repository: Repository<${name}>`, 'runtime: SvcRuntime']),
+    methodHead('constructor', [`@${injectRepository}(${name}) repository: ${repository}<${name}>`, `runtime: ${runtime}`]),
     indent([hardline, `super(repository, runtime, ${str(name)});`]),
     hardline,
     '}',
   ];
   const service = [
-    '@Injectable()',
+    `/** Generated CRUD service of ${name}; hooks go in ${name}Service (src/extensions/${ctx.entity.route}/${fileName}.service.ts). */`,
     hardline,
-    `export class ${name}Service extends CrudService<${name}> {`,
+    `@${injectable}()`,
+    hardline,
+    `export class ${name}ServiceBase extends ${crudService}<${name}> {`,
     indent([hardline, constructor]),
     hardline,
     '}',
   ];
   return print([imports, hardline, hardline, service, hardline]);
+}
+
+/** `<file>.service.ts` in autogen: where 0.1.0 apps imported the service from; re-exports the team's class. */
+export function emitServiceReexport(ctx: EntityEmitContext): string {
+  const { name, route, fileName } = ctx.entity;
+  return [
+    `/** @deprecated The service is yours now: import ${name}Service from src/extensions/${route}/${fileName}.service. */`,
+    `export { ${name}Service } from ${str(`../../extensions/${route}/${fileName}.service${ctx.importExtension}`)};`,
+    '',
+  ].join('\n');
+}
+
+/** `src/extensions/<route>/<file>.service.ts`: created once, never regenerated. */
+export function emitServiceScaffold(ctx: ScaffoldContext): string {
+  const { name, fileName } = ctx.entity;
+  const scope = new ImportScope(new Set([`${name}Service`, `${name}ServiceBase`]));
+  const injectable = scope.ref('@nestjs/common', 'Injectable');
+  return [
+    print(join(hardline, [...scope.declaration('@nestjs/common'), importDecl([`${name}ServiceBase`], extensionImport(ctx, `${fileName}.service.base`))])),
+    '',
+    '/**',
+    ` * The service of ${name}, used by the generated routes. This file is yours: \`svc generate\``,
+    ' * created it once and never changes it. Override hooks of CrudService here (prepareCreate,',
+    ' * prepareUpdate, conditions); the generated routes run them.',
+    ' */',
+    `@${injectable}()`,
+    `export class ${name}Service extends ${name}ServiceBase {}`,
+    '',
+  ].join('\n');
 }

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { type LoginThrottleModel, type ServiceModel, SvcGuardsModule, SvcModule } from '@svc/nest';
+import { type LoginThrottleModel, SvcGuardsModule, SvcModule, type SvcrcV2 } from '@svc/nest';
 import { AutogenModule } from './src/autogen/autogen.module';
-import { svcModel } from './src/autogen/svc.model';
+import { svcSchema } from './src/autogen/svc.schema';
 import { TENANCY_JWT_SECRET } from './src/app.module';
 
 /**
@@ -13,14 +13,14 @@ export function loginAppModule(loginThrottle: Partial<LoginThrottleModel> = {}) 
   return (env: Record<string, string>): DynamicModule => {
     @Module({})
     class LoginAppModule {}
-    const model: ServiceModel = {
-      ...svcModel,
-      auth: { ...svcModel.auth!, loginThrottle: { ...svcModel.auth!.loginThrottle, ...loginThrottle } },
+    const schema: SvcrcV2 = {
+      ...svcSchema,
+      auth: { ...svcSchema.auth, loginThrottle: { ...svcSchema.auth?.loginThrottle, ...loginThrottle } },
     };
     return {
       module: LoginAppModule,
       imports: [
-        SvcModule.forRoot({ schema: model, env: { ...env, JWT_SECRET: TENANCY_JWT_SECRET, TRUST_PROXY: 'loopback' } }),
+        SvcModule.forRoot({ schema, env: { ...env, JWT_SECRET: TENANCY_JWT_SECRET, TRUST_PROXY: 'loopback' } }),
         AutogenModule,
         SvcGuardsModule.forRoot({ global: true }),
       ],

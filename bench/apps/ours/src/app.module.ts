@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { SvcModule } from '@svc/nest';
 import { AutogenModule } from './autogen/autogen.module';
-import { svcModel } from './autogen/svc.model';
+import { svcSchema } from './autogen/svc.schema';
 
 /** Exactly what a generated project's app module is (see sample/01-lending-library). */
-@Module({ imports: [SvcModule.forRoot({ schema: svcModel }), AutogenModule] })
+@Module({ imports: [SvcModule.forRoot({ schema: svcSchema }), AutogenModule] })
 export class AppModule {}

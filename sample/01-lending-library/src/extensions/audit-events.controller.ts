@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { createCrudRequest } from '@svc/nest';
 import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AuditEvent } from '../autogen/audit-events/audit-event.entity';
-import { AuditEventService } from '../autogen/audit-events/audit-event.service';
+import { AuditEventService } from './audit-events/audit-event.service';
 
 class RecordAuditEventDto {
   @IsString()

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { createCrudRequest, type DomainEvent } from '@svc/nest';
-import { AuditEventService } from '../autogen/audit-events/audit-event.service';
+import { AuditEventService } from './audit-events/audit-event.service';
 import type { Loan } from '../autogen/loans/loan.entity';
 
 /**

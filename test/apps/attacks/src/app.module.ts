@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { SvcModule } from '@svc/nest';
 import { AutogenModule } from './autogen/autogen.module';
-import { svcModel } from './autogen/svc.model';
+import { svcSchema } from './autogen/svc.schema';
 import { WhoAmIController } from './extensions/whoami.controller';
 
 /** The signing secret of the attacks app; the tests mint (and forge) tokens with and around it. */
@@ -19,6 +19,6 @@ export function attacksAppModule(env: Record<string, string>): DynamicModule {
   class AttacksAppModule {}
   return {
     module: AttacksAppModule,
-    imports: [SvcModule.forRoot({ schema: svcModel, env: { ...env, JWT_SECRET: ATTACKS_JWT_SECRET } }), AutogenModule, ExtensionsModule],
+    imports: [SvcModule.forRoot({ schema: svcSchema, env: { ...env, JWT_SECRET: ATTACKS_JWT_SECRET } }), AutogenModule, ExtensionsModule],
   };
 }

@@ -1,7 +1,7 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { type ServiceModel, SvcModule } from '@svc/nest';
+import { parseSvcrc, type ServiceModel, SvcModule, SvcrcError } from '@svc/nest';
 import { AutogenModule } from './autogen/autogen.module';
-import { svcModel } from './autogen/svc.model';
+import { svcSchema } from './autogen/svc.schema';
 import { fakeAuth } from './extensions/fake-auth.middleware';
 import { SlowController } from './extensions/slow.controller';
 
@@ -13,6 +13,9 @@ export interface OpsModelOverrides {
 
 /** The model of `test/apps/ops` with `overrides` applied. */
 export function opsModel(overrides: OpsModelOverrides = {}): ServiceModel {
+  const parsed = parseSvcrc(JSON.stringify(svcSchema));
+  if (!parsed.ok) throw new SvcrcError(parsed.problems);
+  const svcModel = parsed.model;
   return {
     ...svcModel,
     api: { ...svcModel.api, ...overrides.api },

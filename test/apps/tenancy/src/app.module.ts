@@ -2,7 +2,7 @@ import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { SvcAuthGuard, SvcGuardsModule, SvcModule } from '@svc/nest';
 import { AutogenModule } from './autogen/autogen.module';
-import { svcModel } from './autogen/svc.model';
+import { svcSchema } from './autogen/svc.schema';
 import {
   AdminProjectsController,
   GuardedProjectsController,
@@ -37,7 +37,7 @@ export function tenancyAppModule(mode: GuardMode = 'global', extraEnv: Record<st
     return {
       module: TenancyAppModule,
       imports: [
-        SvcModule.forRoot({ schema: svcModel, env: { ...env, JWT_SECRET: TENANCY_JWT_SECRET, ...extraEnv } }),
+        SvcModule.forRoot({ schema: svcSchema, env: { ...env, JWT_SECRET: TENANCY_JWT_SECRET, ...extraEnv } }),
         AutogenModule,
         ExtensionsModule,
         ...(mode === 'global' ? [SvcGuardsModule.forRoot({ global: true })] : []),

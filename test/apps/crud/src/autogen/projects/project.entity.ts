@@ -8,8 +8,8 @@ import {
   ManyToOne,
   OneToMany,
   PrimaryGeneratedColumn,
-  UpdateDateColumn,
   type Relation,
+  UpdateDateColumn,
 } from 'typeorm';
 import { Owner } from '../owners/owner.entity';
 import { Task } from '../tasks/task.entity';

@@ -1,0 +1,30 @@
+/**
+ * The routes a generated controller can serve, one table shared by `.svcrc` validation
+ * (`routes`), the generator (which handlers exist, and what each declares), and `@CrudRoutes()`.
+ */
+import type { CrudOperation } from './model';
+
+export interface CrudRouteSpec {
+  /** Handler name in the generated controller. */
+  readonly method: string;
+  /** The operation the handler declares (`@CrudOperation()`), which the scope guard checks. */
+  readonly operation: CrudOperation;
+  /** HTTP method and path under the entity's route, for messages and docs. */
+  readonly http: string;
+}
+
+export const CRUD_ROUTES = {
+  find: { method: 'findMany', operation: 'find', http: 'GET /' },
+  get: { method: 'findOne', operation: 'get', http: 'GET /:id' },
+  create: { method: 'createOne', operation: 'create', http: 'POST /' },
+  createMany: { method: 'createMany', operation: 'create', http: 'POST /bulk' },
+  update: { method: 'updateOne', operation: 'update', http: 'PATCH /:id' },
+  replace: { method: 'replaceOne', operation: 'update', http: 'PUT /:id' },
+  delete: { method: 'deleteOne', operation: 'delete', http: 'DELETE /:id' },
+  recover: { method: 'recoverOne', operation: 'update', http: 'PATCH /:id/recover' },
+} as const satisfies Record<string, CrudRouteSpec>;
+
+/** A generated route, as named in `.svcrc` `routes` and `@CrudRoutes()`. */
+export type CrudRouteKey = keyof typeof CRUD_ROUTES;
+
+export const CRUD_ROUTE_KEYS = Object.keys(CRUD_ROUTES) as CrudRouteKey[];

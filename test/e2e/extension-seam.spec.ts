@@ -1,0 +1,147 @@
+/**
+ * The extension seam (issue #13) over HTTP on the generated app `test/apps/seam`, whose
+ * `src/extensions/` holds the team's code: a hook override, custom routes with and without a
+ * declared operation, a guard on one controller and on one route, and routes turned off from
+ * `.svcrc` and from an extension.
+ */
+import jwt from 'jsonwebtoken';
+import { SEAM_JWT_SECRET, seamAppModule } from '../apps/seam/src/app.module';
+import { DATABASE_KINDS } from '../support/databases';
+import { httpClient } from '../support/http';
+import { type RunningApp, startApp } from '../support/start-app';
+
+function bearer(claims: Record<string, unknown>): Record<string, string> {
+  const token = jwt.sign({ typ: 'access', ...claims }, SEAM_JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 });
+  return { Authorization: `Bearer ${token}` };
+}
+
+const ALICE = bearer({ sub: 'alice', organizationId: 'org-a' });
+const MANAGER = bearer({ sub: 'mia', organizationId: 'org-a', roles: ['manager'] });
+const BOB = bearer({ sub: 'bob', organizationId: 'org-b' });
+/** Authenticated, but acting in no organization. */
+const NOBODY = bearer({ sub: 'nora' });
+
+describe.each(DATABASE_KINDS)('extension seam (%s)', (kind) => {
+  let running: RunningApp;
+  let http: ReturnType<typeof httpClient>;
+  let docs: { paths: Record<string, Record<string, unknown>> };
+
+  beforeAll(async () => {
+    running = await startApp(kind, seamAppModule);
+    http = httpClient(running.app);
+    docs = (await http().get('/_docs-json').expect(200)).body;
+  });
+  afterAll(() => running?.close());
+
+  describe('a. a hook override in src/extensions reaches the generated routes', () => {
+    it('stores the value prepareCreate and prepareUpdate derive', async () => {
+      const created = await http().post('/branches').set(MANAGER).send({ city: 'Lyon' }).expect(201);
+      expect(created.body.city).toBe('LYON');
+      const read = await http().get(`/branches/${created.body.id}`).set(MANAGER).expect(200);
+      expect(read.body.city).toBe('LYON');
+      const updated = await http().patch(`/branches/${created.body.id}`).set(MANAGER).send({ city: 'Nantes' }).expect(200);
+      expect(updated.body.city).toBe('NANTES');
+    });
+  });
+
+  describe('b. a custom route under a generated resource', () => {
+    let aliceLoan: number;
+    let bobLoan: number;
+    beforeAll(async () => {
+      aliceLoan = (await http().post('/loans').set(ALICE).send({ title: 'Dune' }).expect(201)).body.id;
+      bobLoan = (await http().post('/loans').set(BOB).send({ title: 'Emma' }).expect(201)).body.id;
+    });
+
+    it('runs with the caller’s scope', async () => {
+      const res = await http().post(`/loans/${aliceLoan}/return`).set(ALICE).expect(200);
+      expect(res.body).toMatchObject({ id: aliceLoan, returned: true, organizationId: 'org-a' });
+    });
+
+    it('is scoped like the generated routes: same status and envelope across tenants and without context', async () => {
+      for (const who of [BOB, NOBODY]) {
+        const generated = await http().patch(`/loans/${aliceLoan}`).set(who).send({ returned: true });
+        const custom = await http().post(`/loans/${aliceLoan}/return`).set(who);
+        expect(generated.status).toBe(403);
+        expect({ status: custom.status, body: custom.body }).toEqual({ status: generated.status, body: generated.body });
+      }
+      await http().post(`/loans/${bobLoan}/return`).set(ALICE).expect(403);
+      await http().post(`/loans/${aliceLoan}/return`).expect(401);
+      const bad = await http().post('/loans/abc/return').set(ALICE).expect(400);
+      expect(bad.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+    });
+
+    it('is listed in /_docs under the resource’s tag', () => {
+      const operation = docs.paths['/loans/{id}/return']?.post as { tags?: string[]; summary?: string } | undefined;
+      expect(operation).toMatchObject({ tags: ['loans'], summary: 'Mark a Loan returned' });
+    });
+  });
+
+  describe('2. operations are declared, not guessed from the HTTP verb', () => {
+    let hold: number;
+    beforeAll(async () => {
+      hold = (await http().post('/holds').set(ALICE).send({}).expect(201)).body.id;
+    });
+
+    it('a POST declared an update is checked as an update (Hold does not scope updates)', async () => {
+      // Guessed from the verb, this would be a create, which Hold scopes: 403 without context.
+      await http().post('/holds').set(NOBODY).send({ organizationId: 'org-a' }).expect(403);
+      const res = await http().post(`/holds/${hold}/release`).set(NOBODY).expect(200);
+      expect(res.body).toMatchObject({ id: hold, released: true });
+    });
+
+    it('a custom route that declares nothing gets the strictest check', async () => {
+      const res = await http().post(`/holds/${hold}/touch`).set(NOBODY).expect(403);
+      expect(res.body).toEqual({
+        statusCode: 403,
+        message: 'Hold is tenant-scoped: the request has no organizationId context',
+        error: 'Forbidden',
+      });
+      await http().post(`/holds/${hold}/touch`).set(ALICE).expect(200);
+    });
+  });
+
+  describe('c. guards on one generated controller or one generated route', () => {
+    it('a controller guard blocks only its controller', async () => {
+      const res = await http().get('/branches').set(ALICE).expect(403);
+      expect(res.body).toEqual({ statusCode: 403, message: 'Managers only', error: 'Forbidden' });
+      await http().get('/branches').set(MANAGER).expect(200);
+      await http().get('/loans').set(ALICE).expect(200);
+      await http().get('/invoices').set(ALICE).expect(200);
+    });
+
+    it('a route guard blocks only its route', async () => {
+      const loan = (await http().post('/loans').set(ALICE).send({ title: 'Ulysses' }).expect(201)).body.id;
+      await http().get(`/loans/${loan}`).set(ALICE).expect(200);
+      await http().patch(`/loans/${loan}`).set(ALICE).send({ title: 'Ulysses (2nd ed.)' }).expect(200);
+      const refused = await http().delete(`/loans/${loan}`).set(ALICE).expect(403);
+      expect(refused.body.message).toBe('Managers only');
+      await http().delete(`/loans/${loan}`).set(MANAGER).expect(204);
+      await http().get(`/loans/${loan}`).set(ALICE).expect(404);
+    });
+
+    it('a guarded route keeps its declared operation and its /_docs entry', () => {
+      expect(docs.paths['/loans/{id}']?.delete).toBeDefined();
+    });
+  });
+
+  describe('d. generated routes turned off', () => {
+    let invoice: number;
+    beforeAll(async () => {
+      invoice = (await http().post('/invoices').set(ALICE).send({ amount: 12 }).expect(201)).body.id;
+    });
+
+    it('from .svcrc ("routes": { "delete": false }): 404 and absent from /_docs', async () => {
+      const res = await http().delete(`/invoices/${invoice}`).set(ALICE).expect(404);
+      expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found' });
+      expect(docs.paths['/invoices/{id}']?.delete).toBeUndefined();
+      await http().get(`/invoices/${invoice}`).set(ALICE).expect(200);
+    });
+
+    it('from an extension (@CrudRoutes({ replace: false })): 404 and absent from /_docs', async () => {
+      await http().put(`/invoices/${invoice}`).set(ALICE).send({ amount: 13 }).expect(404);
+      expect(docs.paths['/invoices/{id}']?.put).toBeUndefined();
+      expect(docs.paths['/invoices/{id}']?.patch).toBeDefined();
+      await http().patch(`/invoices/${invoice}`).set(ALICE).send({ amount: 14 }).expect(200);
+    });
+  });
+});
