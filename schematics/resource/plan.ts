@@ -53,7 +53,7 @@ export function buildPlan(model: ServiceModel, options: PlanOptions): Generation
   const hash = sourceHash(model);
   const files: PlannedFile[] = [];
   const add = (path: string, body: string): void => {
-    files.push({ path, content: withHeader(body, hash) });
+    files.push({ path, content: withHeader(body) });
   };
 
   const entities = options.entity === undefined ? model.entities : [options.entity];
