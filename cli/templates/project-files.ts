@@ -16,6 +16,8 @@ export interface ProjectTemplateInput {
   readonly svcPackageSpec: string;
   /** Version ranges of the libraries, from `@svc/nest`'s own package.json. */
   readonly versions: Readonly<Record<string, string>>;
+  /** Node.js versions the application supports: `@svc/nest`'s own `engines.node`. */
+  readonly nodeEngines: string;
 }
 
 /** Libraries a generated application imports directly (besides `@svc/nest` and its platform's). */
@@ -71,7 +73,7 @@ export function packageJson(input: ProjectTemplateInput): string {
       'migrate:run': 'svc migrate run',
       'migrate:status': 'svc migrate status',
     },
-    engines: { node: '>=20.19' },
+    engines: { node: input.nodeEngines },
     dependencies: sorted,
     devDependencies: { ...APP_DEV_DEPENDENCIES, ...pickVersions(input.versions, Object.keys(APP_DEV_DEPENDENCIES)) },
   };
