@@ -1,0 +1,18 @@
+/** `svc --help` as a user reads it: every command is listed with what it does. */
+import { assertBuilt, svc, tempDir } from './generate.helpers';
+
+beforeAll(assertBuilt);
+
+describe('svc --help', () => {
+  it('lists every command with a description, svc keys included', () => {
+    const run = svc(tempDir('help'), ['--help']);
+    expect(run.code).toBe(0);
+    const commands = run.stdout.slice(run.stdout.indexOf('Commands:\n') + 'Commands:\n'.length);
+    const entries = commands.split('\n').filter((line) => /^ {2}\S/.test(line));
+    expect(entries.map((line) => line.trim().split(/\s/)[0])).toEqual(
+      expect.arrayContaining(['login', 'logout', 'whoami', 'schema', 'init', 'generate|g', 'dev', 'migrate', 'keys']),
+    );
+    for (const line of entries) expect({ line, described: /^ {2}\S+(?: \[[^\]]+\]| <[^>]+>)*\s{2,}\S/.test(line) }).toEqual({ line, described: true });
+    expect(run.stdout).toMatch(/\n {2}keys\s+Create, list and revoke service API keys/);
+  });
+});
