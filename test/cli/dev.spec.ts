@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { createTestDatabase } from '../database/pg-test-database';
 import {
@@ -92,6 +93,9 @@ describe('svc dev', () => {
     );
     expect(created.body).toMatchObject({ title: 'second', color: 'red' });
     expect(running.output()).toContain('UPDATE src/autogen/notes/note.entity.ts');
+    // One restart for the change (the first start is not a restart), none still to come.
+    await sleep(1500);
+    expect(running.output().split('↻ Restarting the application...').length - 1).toBe(1);
     expect(readFileSync(join(project, 'src/autogen/notes/note.entity.ts'), 'utf8')).toContain('color');
     // Data kept across the restart (same PGlite folder).
     expect((await http(port, 'GET', '/notes?sort=id,ASC')).body.data.map((note: { title: string }) => note.title)).toEqual([

@@ -1,11 +1,17 @@
 /** `svc --help` as a user reads it: every command is listed with what it does. */
+import { rmSync } from 'node:fs';
 import { assertBuilt, svc, tempDir } from './generate.helpers';
 
-beforeAll(assertBuilt);
+let dir: string;
+beforeAll(() => {
+  assertBuilt();
+  dir = tempDir('help');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('svc --help', () => {
   it('lists every command with a description, svc keys included', () => {
-    const run = svc(tempDir('help'), ['--help']);
+    const run = svc(dir, ['--help']);
     expect(run.code).toBe(0);
     const commands = run.stdout.slice(run.stdout.indexOf('Commands:\n') + 'Commands:\n'.length);
     const entries = commands.split('\n').filter((line) => /^ {2}\S/.test(line));
