@@ -6,7 +6,7 @@
  * data folder lock before the next instance starts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, watch, type FSWatcher } from 'node:fs';
+import { readdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
@@ -70,6 +70,20 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** Modification time of the newest file under `dir` (0 when there is none). */
+function newestMtimeMs(dir: string): number {
+  let newest = 0;
+  try {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      newest = Math.max(newest, entry.isDirectory() ? newestMtimeMs(path) : statSync(path).mtimeMs);
+    }
+  } catch {
+    // Removed while walking: the next compilation tells.
+  }
+  return newest;
+}
+
 export class DevServer {
   private readonly io: CliIo;
   private app: ChildProcess | undefined;
@@ -86,6 +100,8 @@ export class DevServer {
   private generating = false;
   private restartWanted = false;
   private outDir: string | undefined;
+  /** When the running application was started (its compiled output is older). */
+  private startedAt: number | undefined;
   private readyCheck = 0;
   private finish!: (code: number) => void;
   private readonly finished = new Promise<number>((resolvePromise) => (this.finish = resolvePromise));
@@ -237,6 +253,8 @@ export class DevServer {
       if (this.generating || !this.restartWanted || this.outDir === undefined) return;
       this.restartWanted = false;
       const outDir = this.outDir;
+      // tsc may run again for a change it already compiled (new files seen later by its folder watcher): no new output, no restart.
+      if (this.startedAt !== undefined && this.app !== undefined && newestMtimeMs(outDir) < this.startedAt) return;
       this.enqueue(() => this.restartApp(outDir));
     }, SETTLE_MS);
   }
@@ -263,6 +281,7 @@ export class DevServer {
     }
     if (this.stopping) return;
     const env = { ...this.options.env, APP_PORT: String(this.options.port) };
+    this.startedAt = Date.now();
     const app = this.spawnChild(['--enable-source-maps', entry], env, 'inherit');
     this.app = app;
     app.on('exit', (code, signal) => {
