@@ -93,9 +93,14 @@ describe('svc dev', () => {
     );
     expect(created.body).toMatchObject({ title: 'second', color: 'red' });
     expect(running.output()).toContain('UPDATE src/autogen/notes/note.entity.ts');
-    // One restart for the change (the first start is not a restart), none still to come.
+    // One restart per change (the first start is not a restart), none still to come: a new field, then a new entity.
+    const restarts = (): number => running.output().split('↻ Restarting the application...').length - 1;
     await sleep(1500);
-    expect(running.output().split('↻ Restarting the application...').length - 1).toBe(1);
+    expect(restarts()).toBe(1);
+    writeJson(svcrcFile, { ...valid, entities: [...valid.entities, { name: 'Tag', fields: [{ name: 'label', type: 'text' }] }] });
+    await waitFor('GET /tags', async () => ((await http(port, 'GET', '/tags').catch(() => undefined))?.status === 200 ? true : undefined), 90_000, running.output);
+    await sleep(1500);
+    expect(restarts()).toBe(2);
     expect(readFileSync(join(project, 'src/autogen/notes/note.entity.ts'), 'utf8')).toContain('color');
     // Data kept across the restart (same PGlite folder).
     expect((await http(port, 'GET', '/notes?sort=id,ASC')).body.data.map((note: { title: string }) => note.title)).toEqual([
