@@ -20,6 +20,7 @@ const { verify } = require('./lib/verify');
 const { measure, combine } = require('./lib/load');
 const { measureGeneration } = require('./lib/generation');
 const { measureColdStart } = require('./lib/coldstart');
+const { measureDevReload } = require('./lib/dev-reload');
 const { analyze, profileMarkdown } = require('./lib/profile');
 const { machine, versions, judge, markdown } = require('./lib/report');
 
@@ -181,6 +182,15 @@ async function main() {
     });
   }
 
+  let devReload = null;
+  if (!options.skipExtras) {
+    devReload = await measureDevReload({ log: (m) => log(m) }).catch((error) => {
+      console.error(`[bench] !!! dev reload failed: ${error.message.split('\n')[0]}`);
+      process.exitCode = 1;
+      return { error: error.message.split('\n')[0] };
+    });
+  }
+
   const run = {
     label: options.patches.length ? `ours with ${options.patches.map((p) => path.basename(p)).join(', ')}` : 'latest',
     date: new Date().toISOString(),
@@ -201,6 +211,7 @@ async function main() {
     })),
     generation,
     coldStart,
+    devReload,
     rss,
     loadAverages,
     durationSeconds: (Date.now() - started) / 1000,

@@ -9,6 +9,7 @@ const TARGETS = {
   vsFloorReads: 0.6,
   generationMs: 5000,
   regenerationMs: 1000,
+  devReloadMs: 3000,
 };
 
 function packageVersion(name) {
@@ -147,6 +148,14 @@ function markdown(run) {
     row('… PGlite, reopening a data folder (`PGLITE_DATA_DIR`, the default is `.svc/data`)', c.pgliteDataDirRestart);
     row('… PostgreSQL, first start (synchronize creates the schema)', c.postgresFirstStart);
     row('… PostgreSQL, restart (DATABASE_SYNC=false)', c.postgresRestart);
+  }
+  if (run.devReload?.error) lines.push(`| Schema change to the running \`svc dev\` | **failed**: ${run.devReload.error} | |`);
+  else if (run.devReload) {
+    const d = run.devReload;
+    const ok = (ms) => mark(ms < TARGETS.devReloadMs);
+    lines.push(`| \`.svcrc\` change live under \`svc dev\` (PGlite): a new field | ${f0(d.fieldMedianMs)} ms (median of ${d.field.join(', ')}) | < ${TARGETS.devReloadMs} ms${ok(d.fieldMedianMs)} |`);
+    lines.push(`| … a new entity | ${f0(d.entityMedianMs)} ms (median of ${d.entity.join(', ')}) | < ${TARGETS.devReloadMs} ms${ok(d.entityMedianMs)} |`);
+    lines.push(`| … application restarts per change (max) | ${d.maxRestartsPerEdit} | 1${mark(d.maxRestartsPerEdit === 1)} |`);
   }
   for (const [name, rss] of Object.entries(run.rss)) {
     lines.push(`| RSS under load, ${name}: idle → max (max scenario) | ${f0(rss.idleMb)} → ${f0(rss.maxMb)} MB (${rss.maxScenario}) | |`);

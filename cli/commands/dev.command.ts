@@ -10,6 +10,7 @@ import { defineCommand } from '../svc-command';
 interface DevOptions {
   readonly port?: string;
   readonly watch: boolean;
+  readonly allowDrop?: boolean;
 }
 
 const DEFAULT_PORT = 3100;
@@ -29,13 +30,16 @@ export const devCommand = defineCommand<DevOptions>({
     command
       .option('-p, --port <n>', 'port to listen on (default: APP_PORT, else PORT, else 3100)')
       .option('--no-watch', 'compile and start once: no restart on change, no regeneration')
+      .option('--allow-drop', 'with DATABASE_URL and DATABASE_SYNC=true: let synchronization drop columns and tables')
       .addHelpText(
         'after',
         "\nsvc dev validates .svcrc and generates src/autogen/, compiles with the project's TypeScript\n" +
           '(tsc -p tsconfig.build.json --watch), starts node <outDir>/main.js and restarts it after each\n' +
           'successful compilation. When .svcrc changes it is validated and generated again first.\n\n' +
           'Environment: .env is read (variables already set win). Defaults for the application:\n' +
-          'DATABASE_SYNC=true, PGlite in .svc/data (PGLITE_DATA_DIR), unless DATABASE_URL selects PostgreSQL.\n' +
+          'PGlite in .svc/data (PGLITE_DATA_DIR), schema synchronized. With DATABASE_URL (PostgreSQL) the schema\n' +
+          'is never changed unless DATABASE_SYNC=true is set explicitly, and even then a synchronization that\n' +
+          'would drop a column or a table is refused and listed, unless --allow-drop is given.\n' +
           'Ctrl-C stops the application cleanly (the database is closed and its folder unlocked).\n\n' +
           'Examples:\n  $ npx svc dev\n  $ npx svc dev --port 4000\n  $ PGLITE_DATA_DIR=memory npx svc dev --no-watch',
       ),
@@ -47,7 +51,8 @@ export const devCommand = defineCommand<DevOptions>({
     }
     try {
       const { env, fromFile } = withDotEnv(root, process.env);
-      env.DATABASE_SYNC ??= 'true';
+      // PGlite in .svc/data is synchronized by default; a real database only on explicit request.
+      if (options.allowDrop === true) env.DATABASE_SYNC_ALLOW_DROP = 'true';
       const port = devPort(options.port, env);
       if (port === undefined) {
         io.err(`✖ invalid port "${options.port ?? env.APP_PORT ?? env.PORT}": use an integer between 1 and 65535`);

@@ -13,6 +13,7 @@ import { whoamiCommand } from './whoami.command';
 /** Groups of commands (`svc schema ...`), with their help text. */
 export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   schema: 'Work with the .svcrc schema file',
+  keys: "Create, list and revoke service API keys in the application's database",
 };
 
 export const COMMANDS: readonly SvcCommand[] = [loginCommand, logoutCommand, whoamiCommand, schemaValidateCommand, initCommand, generateCommand, devCommand, ...MIGRATE_COMMANDS, ...KEYS_COMMANDS];

@@ -125,6 +125,7 @@ export const initCommand = defineCommand<InitOptions>({
         adapter,
         svcPackageSpec: spec,
         versions: { ...own.peerDependencies, ...own.devDependencies, ...own.dependencies },
+        nodeEngines: own.engines?.node ?? '>=22',
       }),
       'tsconfig.json': TSCONFIG,
       'tsconfig.build.json': TSCONFIG_BUILD,

@@ -7,28 +7,50 @@ import { join, relative } from 'node:path';
 import type * as TypeOrm from 'typeorm';
 import type { MigrationExecutor } from 'typeorm';
 import { describeDatabaseConfig } from '../../lib/database/database-config';
-import { migrationClassName, migrationSource, openProjectDatabase, sourceMigrationsDir, type ProjectDatabase } from '../project/migrations';
+import { existsSync } from 'node:fs';
+import {
+  MIGRATED_PGLITE_DIR,
+  migrationClassName,
+  migrationSource,
+  openProjectDatabase,
+  readProjectModel,
+  sourceMigrationsDir,
+  targetDatabaseConfig,
+  type MigrationDatabase,
+  type ProjectDatabase,
+} from '../project/migrations';
 import { ProjectError, withDotEnv } from '../project/project-layout';
 import { plural } from '../project/generation';
 import { defineCommand, type CliIo, type SvcCommand } from '../svc-command';
 
 const NEEDS_BUILD =
   '\nsvc migrate reads the compiled application: run npm run build first (entities from <outDir>/**/*.entity.js,\n' +
-  'migrations from <outDir>/migrations/*.js). The database comes from the environment and .env, as for the\n' +
-  'application: DATABASE_URL for PostgreSQL, else PGlite in PGLITE_DATA_DIR (default .svc/data, which must not\n' +
-  'be open in svc dev at the same time). DATABASE_SYNC is ignored: svc migrate never synchronizes.\n';
+  'migrations from <outDir>/migrations/*.js). run, status and revert work on DATABASE_URL (PostgreSQL), else\n' +
+  `PGlite in PGLITE_DATA_DIR, else PGlite in ${MIGRATED_PGLITE_DIR}: never .svc/data, the folder svc dev synchronizes.\n` +
+  'generate compares the entities with the migrations replayed on an empty in-memory database, whatever the\n' +
+  'environment. .env is read. DATABASE_SYNC is ignored: svc migrate never synchronizes.\n';
 
-/** Opens the database, runs `work`, always closes it; database and project errors become exit code 1. */
-async function withDatabase(io: CliIo, work: (db: ProjectDatabase) => Promise<number>): Promise<number> {
+const WORKFLOW =
+  '\nWorkflow after a change to .svcrc:\n' +
+  '  $ npx svc generate                         # src/autogen/ follows .svcrc\n' +
+  '  $ npm run build                            # svc migrate reads dist/\n' +
+  '  $ npx svc migrate generate AddTaskDueDate  # writes src/migrations/<timestamp>-AddTaskDueDate.ts: review it\n' +
+  '  $ npm run build\n' +
+  '  $ npx svc migrate                          # applies it\n' +
+  '  $ npx svc migrate status --check           # CI: exit 1 if the migrations miss a change, or are pending\n' +
+  '  then commit .svcrc, src/autogen/ and src/migrations/ together';
+
+/** Opens a database, runs `work`, always closes it; database and project errors become exit code 1. */
+async function withDatabase(io: CliIo, work: (db: ProjectDatabase) => Promise<number>, kind: MigrationDatabase = 'target'): Promise<number> {
   const root = process.cwd();
   let db: ProjectDatabase | undefined;
   try {
     const { env } = withDotEnv(root, process.env);
-    io.out('Opening the database...');
-    db = await openProjectDatabase(root, env);
+    io.out(kind === 'replay' ? 'Replaying the migrations on an empty in-memory database...' : 'Opening the database...');
+    db = await openProjectDatabase(root, env, kind);
     for (const note of db.notes) io.err(`⚠ ${note}`);
     io.out(
-      `Database: ${describeDatabaseConfig(db.config)}; ${plural(db.entityCount, 'entity', 'entities')}, ${plural(db.dataSource.migrations.length, 'migration')}`,
+      `${kind === 'replay' ? 'Migrations replayed' : `Database: ${describeDatabaseConfig(db.config)}`}; ${plural(db.entityCount, 'entity', 'entities')}, ${plural(db.dataSource.migrations.length, 'migration')}`,
     );
     return await work(db);
   } catch (error) {
@@ -80,10 +102,7 @@ export const migrateCommand = defineCommand<Record<string, never>>({
   configure: (command) =>
     command.addHelpText(
       'after',
-      `${NEEDS_BUILD}\nWorkflow:\n` +
-        '  $ npm run build && npx svc migrate generate AddTaskDueDate   # writes src/migrations/<timestamp>-AddTaskDueDate.ts\n' +
-        '  $ npm run build && npx svc migrate                           # applies it\n' +
-        '  $ npx svc migrate status --check                             # CI: exit 1 on pending migrations or drift',
+      `${NEEDS_BUILD}${WORKFLOW}`,
     ),
   run: ({ io }) => runMigrations(io),
 });
@@ -105,15 +124,14 @@ interface GenerateMigrationOptions {
 
 export const migrateGenerateCommand = defineCommand<GenerateMigrationOptions>({
   path: ['migrate', 'generate'],
-  description: 'Write src/migrations/<timestamp>-<Name>.ts with the changes from the database to the entities',
+  description: 'Write src/migrations/<timestamp>-<Name>.ts with the changes from the migrations to the entities',
   configure: (command) =>
     command
       .argument('<Name>', 'what the migration does, e.g. AddTaskDueDate (add-task-due-date also works)')
       .option('-d, --dry-run', 'print the migration instead of writing it')
       .addHelpText(
         'after',
-        `${NEEDS_BUILD}\nRefuses to run while migrations are pending (apply them first). Writes nothing when the database\n` +
-          'already matches the entities.\n\nExamples:\n  $ npx svc migrate generate Init\n  $ npx svc migrate generate add-task-due-date --dry-run',
+        `${NEEDS_BUILD}\nWrites nothing when the migrations already describe the entities. Needs no database.\n\nExamples:\n  $ npx svc migrate generate Init\n  $ npx svc migrate generate add-task-due-date --dry-run`,
       ),
   run: ({ args, options, io }) => {
     const className = migrationClassName(args[0] ?? '');
@@ -121,36 +139,33 @@ export const migrateGenerateCommand = defineCommand<GenerateMigrationOptions>({
       io.err(`✖ "${args[0] ?? ''}" is not a valid migration name: use letters and digits, starting with a letter (e.g. AddTaskDueDate)`);
       return 1;
     }
-    return withDatabase(io, async (db) => {
-      const pending = await executorFor(db).getPendingMigrations();
-      if (pending.length > 0) {
-        io.err(
-          `✖ ${plural(pending.length, 'migration is', 'migrations are')} pending (${pending.map((m) => m.name).join(', ')}): run svc migrate first`,
+    return withDatabase(
+      io,
+      async (db) => {
+        const changes = await pendingSchemaChanges(db);
+        if (changes.upQueries.length === 0) {
+          io.out('✔ Nothing to migrate: the migrations already describe the entities');
+          return 0;
+        }
+        const timestamp = Date.now();
+        const source = migrationSource(`${className}${timestamp}`, changes.upQueries, changes.downQueries);
+        if (options.dryRun === true) {
+          io.out(source);
+          return 0;
+        }
+        const root = process.cwd();
+        const dir = sourceMigrationsDir(root, db.model);
+        mkdirSync(dir, { recursive: true });
+        const file = join(dir, `${timestamp}-${className}.ts`);
+        writeFileSync(file, source);
+        io.out(`CREATE ${relative(root, file).replace(/\\/g, '/')}`);
+        io.out(
+          `✔ Migration ${className}${timestamp}: ${plural(changes.upQueries.length, 'statement')}. Review it, run npm run build, then svc migrate.`,
         );
-        return 1;
-      }
-      const changes = await pendingSchemaChanges(db);
-      if (changes.upQueries.length === 0) {
-        io.out('✔ Nothing to migrate: the database already matches the entities');
         return 0;
-      }
-      const timestamp = Date.now();
-      const source = migrationSource(`${className}${timestamp}`, changes.upQueries, changes.downQueries);
-      if (options.dryRun === true) {
-        io.out(source);
-        return 0;
-      }
-      const root = process.cwd();
-      const dir = sourceMigrationsDir(root, db.model);
-      mkdirSync(dir, { recursive: true });
-      const file = join(dir, `${timestamp}-${className}.ts`);
-      writeFileSync(file, source);
-      io.out(`CREATE ${relative(root, file).replace(/\\/g, '/')}`);
-      io.out(
-        `✔ Migration ${className}${timestamp}: ${plural(changes.upQueries.length, 'statement')}. Review it, run npm run build, then svc migrate.`,
-      );
-      return 0;
-    });
+      },
+      'replay',
+    );
   },
 });
 
@@ -158,18 +173,60 @@ interface StatusOptions {
   readonly check?: boolean;
 }
 
+/** Whether `svc migrate status` has a database to list: none before the first `svc migrate` without DATABASE_URL. */
+function statusTarget(io: CliIo): { ok: boolean; skip: boolean } {
+  const root = process.cwd();
+  try {
+    const { env } = withDotEnv(root, process.env);
+    const target = targetDatabaseConfig(root, env, readProjectModel(root));
+    if (target.isDefault && target.config.type === 'pglite' && target.config.dataDir !== null && !existsSync(target.config.dataDir)) {
+      io.out(`No database to check: ${MIGRATED_PGLITE_DIR} does not exist yet (svc migrate creates it), and DATABASE_URL is not set`);
+      return { ok: true, skip: true };
+    }
+    return { ok: true, skip: false };
+  } catch (error) {
+    io.err(`✖ ${error instanceof Error ? error.message : String(error)}`);
+    return { ok: false, skip: true };
+  }
+}
+
 export const migrateStatusCommand = defineCommand<StatusOptions>({
   path: ['migrate', 'status'],
-  description: 'List applied and pending migrations, and whether the entities have drifted from the database',
+  description: 'Whether the migrations describe the entities, and which are applied or pending in the database',
   configure: (command) =>
     command
-      .option('--check', 'exit 1 when migrations are pending or the entities differ from the database')
+      .option('--check', 'exit 1 when the migrations miss a change of the entities, or migrations are pending in the database')
       .addHelpText(
         'after',
-        `${NEEDS_BUILD}\nExamples:\n  $ npx svc migrate status\n  $ npx svc migrate status --check   # in CI, after npm run build`,
+        `${NEEDS_BUILD}\nFirst the migrations are replayed on an empty in-memory database and compared with the entities\n` +
+          `(no database needed: this is what CI checks). Then the database (DATABASE_URL, PGLITE_DATA_DIR, or\n` +
+          `${MIGRATED_PGLITE_DIR} when it exists) is listed: applied and pending migrations, and any difference.\n` +
+          `\nExamples:\n  $ npx svc migrate status\n  $ npx svc migrate status --check   # in CI, after npm run build`,
       ),
-  run: ({ options, io }) =>
-    withDatabase(io, async (db) => {
+  run: async ({ options, io }) => {
+    let missing = 0;
+    const replayed = await withDatabase(
+      io,
+      async (db) => {
+        const drift = await pendingSchemaChanges(db);
+        missing = drift.upQueries.length;
+        if (missing === 0) {
+          io.out('✔ The migrations describe the entities');
+        } else {
+          io.out(`✖ The migrations miss ${plural(missing, 'statement')} of the entities (run svc migrate generate <Name>)`);
+          for (const query of drift.upQueries) io.out(`    ${query.query}`);
+        }
+        return 0;
+      },
+      'replay',
+    );
+    if (replayed !== 0) return 1;
+    let behind = false;
+    const verdict = (): number => (options.check === true && (missing > 0 || behind) ? 1 : 0);
+    const target = statusTarget(io);
+    if (!target.ok) return 1;
+    if (target.skip) return verdict();
+    const listed = await withDatabase(io, async (db) => {
       const executor = executorFor(db);
       const executed = (await executor.getExecutedMigrations()).reverse();
       const pending = await executor.getPendingMigrations();
@@ -186,8 +243,11 @@ export const migrateStatusCommand = defineCommand<StatusOptions>({
         io.out(`✖ The entities differ from the database: ${plural(drift.upQueries.length, 'statement')} to apply (${advice})`);
         for (const query of drift.upQueries) io.out(`    ${query.query}`);
       }
-      return options.check === true && (pending.length > 0 || drift.upQueries.length > 0) ? 1 : 0;
-    }),
+      behind = pending.length > 0 || drift.upQueries.length > 0;
+      return 0;
+    });
+    return listed !== 0 ? 1 : verdict();
+  },
 });
 
 export const migrateRevertCommand = defineCommand<Record<string, never>>({

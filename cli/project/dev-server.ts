@@ -6,7 +6,7 @@
  * data folder lock before the next instance starts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, watch, type FSWatcher } from 'node:fs';
+import { readdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
@@ -29,6 +29,11 @@ const SVCRC = '.svcrc';
 const STOP_TIMEOUT_MS = 10_000;
 const READY_TIMEOUT_MS = 60_000;
 const COMPILED = /Found (\d+) errors?\. Watching for file changes\./;
+/**
+ * How long a successful compilation must stay the last one before the application restarts: the
+ * generator writes several files, which tsc may pick up in more than one compilation.
+ */
+const SETTLE_MS = 300;
 const COMPILING = /Starting (?:incremental )?compilation|File change detected/;
 
 /** Whether nothing listens on `port` (on any interface). */
@@ -65,6 +70,20 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** Modification time of the newest file under `dir` (0 when there is none). */
+function newestMtimeMs(dir: string): number {
+  let newest = 0;
+  try {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      newest = Math.max(newest, entry.isDirectory() ? newestMtimeMs(path) : statSync(path).mtimeMs);
+    }
+  } catch {
+    // Removed while walking: the next compilation tells.
+  }
+  return newest;
+}
+
 export class DevServer {
   private readonly io: CliIo;
   private app: ChildProcess | undefined;
@@ -76,6 +95,13 @@ export class DevServer {
   private stopping = false;
   private lastSvcrc: string | undefined;
   private svcrcTimer: NodeJS.Timeout | undefined;
+  /** A restart waiting for the compiler and the generator to settle (one restart per change). */
+  private restartTimer: NodeJS.Timeout | undefined;
+  private generating = false;
+  private restartWanted = false;
+  private outDir: string | undefined;
+  /** When the running application was started (its compiled output is older). */
+  private startedAt: number | undefined;
   private readyCheck = 0;
   private finish!: (code: number) => void;
   private readonly finished = new Promise<number>((resolvePromise) => (this.finish = resolvePromise));
@@ -169,11 +195,12 @@ export class DevServer {
       if (done) {
         compiling = false;
         const errors = Number(done[1]);
-        if (errors === 0) this.enqueue(() => this.restartApp(outDir));
+        if (errors === 0) this.requestRestart(outDir);
         else this.io.err(`✖ ${errors} compilation error${errors === 1 ? '' : 's'}: the application was not restarted; fix them and save`);
       } else if (COMPILING.test(line)) {
         if (!compiling) this.io.out('↻ Change detected: compiling...');
         compiling = true;
+        clearTimeout(this.restartTimer);
       } else if (line.trim() !== '') {
         this.io.err(line);
       }
@@ -198,13 +225,38 @@ export class DevServer {
       const text = this.readSvcrc();
       if (text === undefined || text === this.lastSvcrc) return;
       this.lastSvcrc = text;
+      this.generating = true;
       this.enqueue(async () => {
-        this.io.out(`↻ ${SVCRC} changed: validating and generating...`);
-        const result = await validateAndGenerate({ cwd: this.options.root, io: this.io });
-        if (!result.ok) this.io.err('The application keeps running the previous generation; fix .svcrc and save.');
-        // Generated files changed: the compiler sees them and a restart follows its next run.
+        try {
+          this.io.out(`↻ ${SVCRC} changed: validating and generating...`);
+          const result = await validateAndGenerate({ cwd: this.options.root, io: this.io });
+          if (!result.ok) this.io.err('The application keeps running the previous generation; fix .svcrc and save.');
+          // Generated files changed: the compiler sees them and a restart follows its next run.
+        } finally {
+          this.generating = false;
+          if (this.restartWanted) this.scheduleRestart();
+        }
       });
     }, 150);
+  }
+
+  /** Restarts once the compiler has been quiet for `SETTLE_MS` and no generation is running. */
+  private requestRestart(outDir: string): void {
+    this.outDir = outDir;
+    this.restartWanted = true;
+    if (!this.generating) this.scheduleRestart();
+  }
+
+  private scheduleRestart(): void {
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => {
+      if (this.generating || !this.restartWanted || this.outDir === undefined) return;
+      this.restartWanted = false;
+      const outDir = this.outDir;
+      // tsc may run again for a change it already compiled (new files seen later by its folder watcher): no new output, no restart.
+      if (this.startedAt !== undefined && this.app !== undefined && newestMtimeMs(outDir) < this.startedAt) return;
+      this.enqueue(() => this.restartApp(outDir));
+    }, SETTLE_MS);
   }
 
   private enqueue(task: () => Promise<void>): void {
@@ -229,6 +281,7 @@ export class DevServer {
     }
     if (this.stopping) return;
     const env = { ...this.options.env, APP_PORT: String(this.options.port) };
+    this.startedAt = Date.now();
     const app = this.spawnChild(['--enable-source-maps', entry], env, 'inherit');
     this.app = app;
     app.on('exit', (code, signal) => {
@@ -271,6 +324,7 @@ export class DevServer {
     if (this.stopping) return;
     this.stopping = true;
     clearTimeout(this.svcrcTimer);
+    clearTimeout(this.restartTimer);
     this.watcher?.close();
     await Promise.all([...this.live].map((child) => stopChild(child)));
     this.finish(code);

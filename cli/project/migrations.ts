@@ -1,7 +1,10 @@
 /**
- * The database of a project as `svc migrate` sees it: the compiled entities (`<outDir>/**\/*.entity.js`)
- * and migrations (`<outDir>/migrations/*.js`), on PGlite or PostgreSQL from the environment, never
- * synchronized.
+ * The databases of a project as `svc migrate` sees them, with the compiled entities
+ * (`<outDir>/**\/*.entity.js`) and migrations (`<outDir>/migrations/*.js`), never synchronized:
+ * - the *target*: PostgreSQL from `DATABASE_URL`, else PGlite in `PGLITE_DATA_DIR`, else PGlite in
+ *   `.svc/migrated` — never `.svc/data`, the folder `svc dev` synchronizes;
+ * - the *replay*: an in-memory PGlite with every migration applied, the schema the migrations
+ *   describe, which `svc migrate generate` compares the entities with.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -14,9 +17,29 @@ import { loadSvcrc } from '../../lib/schema/load-svcrc';
 import type { ServiceModel } from '../../lib/schema/model';
 import { ProjectError, readOutDir } from './project-layout';
 
+/** Default PGlite folder of `svc migrate` without `DATABASE_URL` or `PGLITE_DATA_DIR`: only migrations change it. */
+export const MIGRATED_PGLITE_DIR = '.svc/migrated';
+
+/** Which database `openProjectDatabase` opens: the target, or the in-memory replay of the migrations. */
+export type MigrationDatabase = 'target' | 'replay';
+
+/**
+ * The database `svc migrate` run/status/revert work on: `DATABASE_URL`, else `PGLITE_DATA_DIR`, else
+ * `.svc/migrated`. Never synchronized; `isDefault` when it is the default PGlite folder.
+ */
+export function targetDatabaseConfig(root: string, env: NodeJS.ProcessEnv, model: ServiceModel): { config: DatabaseConfig; isDefault: boolean } {
+  const config = readDatabaseConfig(env, model);
+  if (config.type === 'pglite' && !env.PGLITE_DATA_DIR?.trim()) {
+    return { config: { type: 'pglite', dataDir: join(root, MIGRATED_PGLITE_DIR), synchronize: false }, isDefault: true };
+  }
+  return { config: { ...config, synchronize: false }, isDefault: false };
+}
+
 export interface ProjectDatabase {
   readonly dataSource: DataSource;
   readonly config: DatabaseConfig;
+  /** `target` or `replay` (see `MigrationDatabase`). */
+  readonly kind: MigrationDatabase;
   readonly model: ServiceModel;
   readonly entityCount: number;
   /** Notes for the user (stale compiled files skipped, sources newer than the build). */
@@ -87,8 +110,11 @@ export function readProjectModel(root: string): ServiceModel {
   return loaded.model;
 }
 
-/** Opens the project's database (not synchronized) with its compiled entities and migrations. */
-export async function openProjectDatabase(root: string, env: NodeJS.ProcessEnv): Promise<ProjectDatabase> {
+/**
+ * Opens a database of the project (never synchronized) with its compiled entities and migrations:
+ * the target, or the replay (an in-memory PGlite with every migration applied).
+ */
+export async function openProjectDatabase(root: string, env: NodeJS.ProcessEnv, kind: MigrationDatabase = 'target'): Promise<ProjectDatabase> {
   const model = readProjectModel(root);
   const outDir = readOutDir(root);
   const shownOut = relative(root, outDir) || '.';
@@ -146,11 +172,20 @@ export async function openProjectDatabase(root: string, env: NodeJS.ProcessEnv):
 
   const { createDataSource } = require('../../lib/database/typeorm-options') as typeof TypeOrmOptions;
   // Never synchronize: the point of migrations is that only they change the schema.
-  const config: DatabaseConfig = { ...readDatabaseConfig(env, model), synchronize: false };
+  const config: DatabaseConfig =
+    kind === 'replay' ? { type: 'pglite', dataDir: null, synchronize: false } : targetDatabaseConfig(root, env, model).config;
   const dataSource = await createDataSource(config, [...entities], {
     migrations: migrationFiles.map((file) => file.replace(/\\/g, '/')),
   });
-  return { dataSource, config, model, entityCount: entities.size, notes };
+  if (kind === 'replay') {
+    try {
+      await dataSource.runMigrations({ transaction: 'each' });
+    } catch (error) {
+      await dataSource.destroy().catch(() => undefined);
+      throw new ProjectError(`the migrations do not apply to an empty database: ${(error as Error).message}`);
+    }
+  }
+  return { dataSource, config, kind, model, entityCount: entities.size, notes };
 }
 
 /** `AddTaskDueDate` from `add-task-due-date`, `add_task_due_date` or `AddTaskDueDate`. */

@@ -10,6 +10,7 @@ export interface PackageManifest {
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  engines?: Record<string, string>;
 }
 
 /** `@svc/nest`'s own package.json (found upwards from this file: `cli/project` or `dist/cli/project`). */

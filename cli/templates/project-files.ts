@@ -16,6 +16,8 @@ export interface ProjectTemplateInput {
   readonly svcPackageSpec: string;
   /** Version ranges of the libraries, from `@svc/nest`'s own package.json. */
   readonly versions: Readonly<Record<string, string>>;
+  /** Node.js versions the application supports: `@svc/nest`'s own `engines.node`. */
+  readonly nodeEngines: string;
 }
 
 /** Libraries a generated application imports directly (besides `@svc/nest` and its platform's). */
@@ -73,7 +75,7 @@ export function packageJson(input: ProjectTemplateInput): string {
       'migrate:run': 'svc migrate run',
       'migrate:status': 'svc migrate status',
     },
-    engines: { node: '>=20.19' },
+    engines: { node: input.nodeEngines },
     dependencies: sorted,
     devDependencies: { ...APP_DEV_DEPENDENCIES, ...pickVersions(input.versions, Object.keys(APP_DEV_DEPENDENCIES)) },
   };
@@ -245,16 +247,25 @@ A generated file edited by hand makes \`svc generate\` stop and name it (\`--for
 
 ## Database and migrations
 
-Locally, PGlite needs nothing. For PostgreSQL set \`DATABASE_URL\` (see \`.env.example\`).
-Outside development keep \`DATABASE_SYNC=false\` and use migrations:
+Locally, PGlite needs nothing: \`svc dev\` keeps its data in \`.svc/data\` and synchronizes its schema.
+For PostgreSQL set \`DATABASE_URL\` (see \`.env.example\`): \`svc dev\` then never changes its schema
+unless \`DATABASE_SYNC=true\` is set, and even then refuses to drop a column.
+Outside development keep \`DATABASE_SYNC=false\` and use migrations. After each change to \`.svcrc\`:
 
 \`\`\`bash
+npx svc generate                         # src/autogen/ follows .svcrc
 npm run build                            # svc migrate reads the compiled entities in dist/
-npx svc migrate generate AddTaskDueDate  # writes src/migrations/<timestamp>-AddTaskDueDate.ts
+npx svc migrate generate AddTaskDueDate  # writes src/migrations/<timestamp>-AddTaskDueDate.ts: review it
 npm run build
-npx svc migrate                          # applies pending migrations
-npx svc migrate status --check           # exit 1 if migrations are pending or the entities drifted
+npx svc migrate                          # applies it (DATABASE_URL, else PGlite in .svc/migrated)
+npx svc migrate status --check           # exit 1 if the migrations miss a change or are pending
+git add .svcrc src && git commit -m "Add the due date of tasks"
 \`\`\`
+
+\`svc migrate generate\` compares the entities with the migrations replayed on an empty in-memory
+database, never with the database \`svc dev\` synchronized; the first one (\`svc migrate generate Init\`)
+creates every table. \`svc migrate\` without \`DATABASE_URL\` applies the migrations to PGlite in
+\`.svc/migrated\`, a database only migrations change.
 `;
 }
 

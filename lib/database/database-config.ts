@@ -30,6 +30,11 @@ export interface PostgresDatabaseConfig {
   readonly poolMax: number;
   /** `DATABASE_SYNC`, default false on PostgreSQL. */
   readonly synchronize: boolean;
+  /**
+   * `DATABASE_SYNC_ALLOW_DROP`, default false: whether synchronization may drop a column or a table
+   * (and its data). Without it, a synchronization that would drop something is refused.
+   */
+  readonly allowDrop: boolean;
 }
 
 export interface PgliteDatabaseConfig {
@@ -54,7 +59,7 @@ const URL_FORM = 'postgres://<user>:<password>@<host>:<port>/<database>';
 
 /**
  * Reads the database settings from the environment:
- * `DATABASE_TYPE`, `DATABASE_URL`, `DATABASE_SYNC`, `PGLITE_DATA_DIR`,
+ * `DATABASE_TYPE`, `DATABASE_URL`, `DATABASE_SYNC`, `DATABASE_SYNC_ALLOW_DROP`, `PGLITE_DATA_DIR`,
  * plus `database.pool.max` from the model. Empty variables count as unset.
  *
  * @throws DatabaseConfigError on any value that cannot be used.
@@ -74,6 +79,7 @@ export function readDatabaseConfig(env: NodeJS.ProcessEnv, model: Pick<ServiceMo
       ...parseDatabaseUrl(url),
       poolMax: readPoolMax(model),
       synchronize: readSync(env, false),
+      allowDrop: readBoolean(env, 'DATABASE_SYNC_ALLOW_DROP', false),
     };
   }
   return {

@@ -19,6 +19,7 @@ export {
   type DatabaseErrorClass,
   type DatabaseFieldError,
 } from './database-errors';
+export { SchemaDropRefusedError, synchronizeWithoutDrops } from './guarded-synchronize';
 export { openPglite, type PgliteConnection } from './pglite-connection';
 export {
   CONNECT_TIMEOUT_MS,

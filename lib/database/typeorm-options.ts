@@ -2,6 +2,7 @@ import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from './database-config';
 import { isDatabaseUnavailableError } from './database-errors';
+import { synchronizeWithoutDrops } from './guarded-synchronize';
 import { openPglite } from './pglite-connection';
 
 /** How long a new PostgreSQL connection may take before it fails, so a dead database fails fast. */
@@ -34,7 +35,8 @@ export async function createTypeOrmOptions(
   const common = {
     type: 'postgres',
     entities,
-    synchronize: config.synchronize,
+    // On PostgreSQL, `createDataSource` synchronizes itself, refusing drops (see `synchronizeWithoutDrops`).
+    synchronize: config.synchronize && config.type === 'pglite',
     logging: extra.logging ?? false,
     migrations: extra.migrations ?? [],
     // gen_random_uuid() is built into PostgreSQL 13+ and PGlite; uuid-ossp is not in PGlite.
@@ -83,7 +85,8 @@ export class SvcDataSource extends DataSource {
 }
 
 /**
- * Opens and initializes a data source for `config`. If initialization fails,
+ * Opens and initializes a data source for `config`; on PostgreSQL with `synchronize`, a
+ * synchronization that would drop a column or a table is refused unless `allowDrop`. If initialization fails,
  * whatever was opened is released before the error is rethrown.
  */
 export async function createDataSource(
@@ -96,6 +99,7 @@ export async function createDataSource(
   if (extra.initialize === false) return dataSource;
   try {
     await dataSource.initialize();
+    if (config.type === 'postgres' && config.synchronize) await synchronizeWithoutDrops(dataSource, config.allowDrop);
   } catch (error) {
     await dataSource.destroy().catch(() => undefined);
     throw error;

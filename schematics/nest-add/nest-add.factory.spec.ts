@@ -126,6 +126,15 @@ describe('nest-add schematic', () => {
       );
     });
 
+    it('adds .svc/ (the local databases) to .gitignore: creates it, or appends to it', async () => {
+      const block = '# Local databases of @svc/nest (svc dev: .svc/data, svc migrate: .svc/migrated)\n.svc/\n';
+      expect(host.exists('/.gitignore')).toBe(false);
+      expect(readText(tree, '/.gitignore')).toBe(block);
+      const ignoring = await nestNewTree('cjs');
+      ignoring.create('/.gitignore', 'dist\nnode_modules');
+      expect(readText(await nestAdd(ignoring), '/.gitignore')).toBe(`dist\nnode_modules\n${block}`);
+    });
+
     it('is idempotent: a second run changes nothing', async () => {
       const again = await nestAdd(tree);
       expect(again.actions).toEqual([]);

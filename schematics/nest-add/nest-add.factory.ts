@@ -32,6 +32,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { readModel } from '../resource/resource.factory';
 import type { NestAddSchema } from './nest-add.schema';
+import { ignoreLocalData } from './ignore-local-data';
 import { addSvcToAppModule, configureMainFile } from './source-edits';
 
 const COLLECTION = '@svc/nest';
@@ -259,6 +260,7 @@ export function main(options: NestAddSchema): Rule {
       updatePackageJson(normalized),
       normalized.setCollection ? setNestCliCollection(normalized) : noop(),
       ignoreGeneratedFolders(),
+      ignoreLocalData(),
       schematic('resource', {}),
     ]);
   };

@@ -64,7 +64,7 @@ export function buildPlan(model: ServiceModel, options: PlanOptions): Generation
   const hash = sourceHash(model);
   const files: PlannedFile[] = [];
   const add = (path: string, body: string, upgradeOnly = false): void => {
-    files.push({ path, content: withHeader(body, hash), ...(upgradeOnly ? { upgradeOnly } : {}) });
+    files.push({ path, content: withHeader(body), ...(upgradeOnly ? { upgradeOnly } : {}) });
   };
 
   const extensionsDir = under('extensions');

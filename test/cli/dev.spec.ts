@@ -5,6 +5,9 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
+import { createTestDatabase } from '../database/pg-test-database';
 import {
   assertBuilt,
   cleanEnv,
@@ -90,6 +93,14 @@ describe('svc dev', () => {
     );
     expect(created.body).toMatchObject({ title: 'second', color: 'red' });
     expect(running.output()).toContain('UPDATE src/autogen/notes/note.entity.ts');
+    // One restart per change (the first start is not a restart), none still to come: a new field, then a new entity.
+    const restarts = (): number => running.output().split('↻ Restarting the application...').length - 1;
+    await sleep(1500);
+    expect(restarts()).toBe(1);
+    writeJson(svcrcFile, { ...valid, entities: [...valid.entities, { name: 'Tag', fields: [{ name: 'label', type: 'text' }] }] });
+    await waitFor('GET /tags', async () => ((await http(port, 'GET', '/tags').catch(() => undefined))?.status === 200 ? true : undefined), 90_000, running.output);
+    await sleep(1500);
+    expect(restarts()).toBe(2);
     expect(readFileSync(join(project, 'src/autogen/notes/note.entity.ts'), 'utf8')).toContain('color');
     // Data kept across the restart (same PGlite folder).
     expect((await http(port, 'GET', '/notes?sort=id,ASC')).body.data.map((note: { title: string }) => note.title)).toEqual([
@@ -102,6 +113,48 @@ describe('svc dev', () => {
     expect(await portIsFree(port)).toBe(true);
     expect(existsSync(lock)).toBe(false);
     expect(running.output()).toContain('Received SIGINT: stopping');
+  }, 240_000);
+
+  it('with DATABASE_URL: synchronization off by default; with DATABASE_SYNC=true a removed field keeps its column and data', async () => {
+    const db = await createTestDatabase();
+    const svcrcFile = join(project, '.svcrc');
+    const original = readFileSync(svcrcFile, 'utf8');
+    const pg = new Client({ connectionString: db.url });
+    try {
+      const port = await freePort();
+      const off = startDev(['--port', String(port)], cleanEnv({ DATABASE_URL: db.url }));
+      await waitFor('the database line', async () => (off.output().includes('Database: PostgreSQL') ? true : undefined), 30_000, off.output);
+      expect(off.output()).toContain('schema synchronization off');
+      await stop(off);
+
+      const withoutColor = readJson(svcrcFile);
+      withoutColor.entities[0].fields = withoutColor.entities[0].fields.filter((field: { name: string }) => field.name !== 'color');
+      const withColor = structuredClone(withoutColor);
+      withColor.entities[0].fields.push({ name: 'color', type: 'text', nullable: true });
+      writeJson(svcrcFile, withColor);
+      const running = startDev(['--port', String(port)], cleanEnv({ DATABASE_URL: db.url, DATABASE_SYNC: 'true' }));
+      await waitForHealth(port, running.output, 90_000);
+      expect(running.output()).toContain('schema synchronization on');
+      expect((await http(port, 'POST', '/notes', { title: 'kept', color: 'teal' })).status).toBe(201);
+
+      writeJson(svcrcFile, withoutColor);
+      await waitFor(
+        'the refused drop to be reported',
+        async () => (running.output().includes('would drop data') ? true : undefined),
+        90_000,
+        running.output,
+      );
+      expect(running.output()).toMatch(/ALTER TABLE "\w+" DROP COLUMN "color"/);
+      expect(running.output()).toContain('--allow-drop');
+      await pg.connect();
+      const rows = await pg.query<{ title: string; color: string }>('SELECT title, color FROM notes');
+      expect(rows.rows).toEqual([{ title: 'kept', color: 'teal' }]);
+    } finally {
+      await stop(dev);
+      writeFileSync(svcrcFile, original);
+      await pg.end().catch(() => undefined);
+      await db.drop();
+    }
   }, 240_000);
 
   it('compiles and starts once with --no-watch, honours PGLITE_DATA_DIR and stops on SIGTERM', async () => {

@@ -95,6 +95,26 @@ describe('svc generate', () => {
     expect(readFileSync(join(dir, 'src/autogen/tasks/task.entity.ts'), 'utf8')).toContain('due');
   });
 
+  it('updates only the files that change when one field is added to one entity', () => {
+    project();
+    svc(dir, ['generate']);
+    const task = TASKS.entities[1];
+    writeJson(join(dir, '.svcrc'), {
+      ...TASKS,
+      entities: [TASKS.entities[0], { ...task, fields: [...task.fields, { name: 'points', type: 'integer', nullable: true }] }],
+    });
+    const run = svc(dir, ['generate']);
+    expect(run.code).toBe(0);
+    const updated = run.stdout.split('\n').filter((line) => line.startsWith('UPDATE ')).sort();
+    expect(updated).toEqual([
+      'UPDATE src/autogen/.svc-manifest.json',
+      'UPDATE src/autogen/svc.model.ts',
+      'UPDATE src/autogen/tasks/task.dto.ts',
+      'UPDATE src/autogen/tasks/task.entity.ts',
+    ]);
+    expect(run.stdout).toContain('✔ Generated 2 entities: 0 created, 4 updated, 0 deleted');
+  });
+
   it('writes nothing with --dry-run', () => {
     project();
     const run = svc(dir, ['generate', '--dry-run']);

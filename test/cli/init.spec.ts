@@ -164,6 +164,7 @@ describe('svc init: the project', () => {
     }
     expect(pkg.dependencies).toEqual(expected);
     expect(pkg.devDependencies).toEqual({ typescript: '~6.0.3', '@types/node': own.devDependencies['@types/node'] });
+    expect(pkg.engines).toEqual({ node: own.engines.node });
   });
 
   it('writes a strict tsconfig for Node 20 modules with decorator metadata', () => {

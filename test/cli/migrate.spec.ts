@@ -3,6 +3,7 @@
  * a PGlite data folder and a fresh PostgreSQL database: generate, run, status --check, revert, and
  * the application then serving the migrated schema with synchronization off.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../support/databases';
@@ -10,6 +11,7 @@ import {
   assertBuilt,
   build,
   cleanEnv,
+  CLI,
   freePort,
   http,
   initProject,
@@ -21,6 +23,7 @@ import {
   waitForHealth,
   writeJson,
   type Run,
+  type Running,
 } from './generate.helpers';
 
 function migrations(project: string): string[] {
@@ -60,18 +63,21 @@ describe.each(['pglite', 'postgres'] as const)('svc migrate on %s', (kind) => {
     expect(run.stderr).toContain('✖ dist/ not found: run npm run build first (svc migrate reads the compiled entities and migrations)');
   });
 
-  it('status --check reports the drift of a new database and exits 1; generate writes a migration class for it', () => {
+  it('status --check reports the migrations missing a change and exits 1; generate writes a migration class for it', () => {
     build(project);
     const drift = migrate('status', '--check');
     expect(drift.code).toBe(1);
-    expect(drift.stdout).toContain(
-      kind === 'pglite' ? 'Database: PGlite (.svc/data); 1 entity, 0 migrations' : 'Database: PostgreSQL postgres@127.0.0.1:',
-    );
-    expect(drift.stdout).toContain('  (no migrations)\n0 migrations applied, 0 pending\n');
-    expect(drift.stdout).toContain('✖ The entities differ from the database: 1 statement to apply (run svc migrate generate <Name>)');
+    expect(drift.stdout).toContain('Migrations replayed; 1 entity, 0 migrations');
+    expect(drift.stdout).toContain('✖ The migrations miss 1 statement of the entities (run svc migrate generate <Name>)');
     expect(drift.stdout).toContain('CREATE TABLE "notes"');
+    if (kind === 'pglite') {
+      expect(drift.stdout).toContain('No database to check: .svc/migrated does not exist yet (svc migrate creates it), and DATABASE_URL is not set');
+    } else {
+      expect(drift.stdout).toContain('Database: PostgreSQL postgres@127.0.0.1:');
+      expect(drift.stdout).toContain('  (no migrations)\n0 migrations applied, 0 pending\n');
+    }
 
-    // Still a CREATE TABLE: neither status nor DATABASE_SYNC=true synchronized the database.
+    // Still a CREATE TABLE: neither status nor DATABASE_SYNC=true synchronized a database.
     const run = migrate('generate', 'Init');
     expect(run.code).toBe(0);
     const [file] = migrations(project);
@@ -83,19 +89,29 @@ describe.each(['pglite', 'postgres'] as const)('svc migrate on %s', (kind) => {
     expect(source).toContain(`export class Init${timestamp} implements MigrationInterface {\n  name = 'Init${timestamp}';`);
     expect(source).toContain('    await queryRunner.query(`CREATE TABLE "notes" (');
     expect(source).toContain('    await queryRunner.query(`DROP TABLE "notes"`);');
+
+    // A fresh app whose migrations are current passes the check without any database (as in CI).
+    build(project);
+    if (kind === 'pglite') {
+      const current = migrate('status', '--check');
+      expect(current.code).toBe(0);
+      expect(current.stdout).toContain('✔ The migrations describe the entities');
+    }
   });
 
   it('run applies pending migrations; status --check then passes; generate finds nothing more', () => {
     build(project);
     const run = migrate();
     expect(run.code).toBe(0);
+    if (kind === 'pglite') expect(run.stdout).toContain('Database: PGlite (.svc/migrated); 1 entity, 1 migration');
     expect(run.stdout).toMatch(/Applying 1 migration\.\.\.\n✔ Applied Init\d{13}\n/);
     const status = migrate('status', '--check');
     expect(status.code).toBe(0);
+    expect(status.stdout).toContain('✔ The migrations describe the entities');
     expect(status.stdout).toMatch(/ {2}applied {2}Init\d{13}\n1 migration applied, 0 pending\n✔ The database matches the entities\n/);
     if (thorough) {
       const nothing = migrate('generate', 'Again');
-      expect(nothing.stdout).toContain('✔ Nothing to migrate: the database already matches the entities');
+      expect(nothing.stdout).toContain('✔ Nothing to migrate: the migrations already describe the entities');
       expect(migrations(project)).toHaveLength(1);
     }
   });
@@ -121,9 +137,10 @@ describe.each(['pglite', 'postgres'] as const)('svc migrate on %s', (kind) => {
     expect(pending.code).toBe(1);
     expect(pending.stdout).toMatch(/ {2}pending {2}AddColor\d{13}\n/);
     if (thorough) {
-      const refused = migrate('generate', 'Other');
-      expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(/✖ 1 migration is pending \(AddColor\d{13}\): run svc migrate first/);
+      // The replay includes the pending migration: nothing is generated twice.
+      const again = migrate('generate', 'Other');
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain('✔ Nothing to migrate: the migrations already describe the entities');
     }
 
     expect(migrate('run').stdout).toMatch(/✔ Applied AddColor\d{13}/);
@@ -138,7 +155,8 @@ describe.each(['pglite', 'postgres'] as const)('svc migrate on %s', (kind) => {
 
   it('leaves a schema the application serves with synchronization off', async () => {
     const port = await freePort();
-    const app = start(process.execPath, ['dist/main.js'], project, { ...env, DATABASE_SYNC: 'false', APP_PORT: String(port) });
+    const pglite = kind === 'pglite' ? { PGLITE_DATA_DIR: '.svc/migrated' } : {};
+    const app = start(process.execPath, ['dist/main.js'], project, { ...env, ...pglite, DATABASE_SYNC: 'false', APP_PORT: String(port) });
     try {
       await waitForHealth(port, app.output);
       const created = await http(port, 'POST', '/notes', { title: 'migrated', color: 'blue' });
@@ -148,7 +166,7 @@ describe.each(['pglite', 'postgres'] as const)('svc migrate on %s', (kind) => {
         // The data folder is locked while the application has it open.
         const locked = migrate('status');
         expect(locked.code).toBe(1);
-        expect(locked.stderr).toMatch(/✖ PGlite data folder ".svc\/data" is in use by process \d+/);
+        expect(locked.stderr).toMatch(/✖ PGlite data folder ".svc\/migrated" is in use by process \d+/);
       }
     } finally {
       await stop(app);
@@ -160,6 +178,64 @@ describe.each(['pglite', 'postgres'] as const)('svc migrate on %s', (kind) => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('✖ "9lives" is not a valid migration name');
   });
+});
+
+describe('the migration workflow printed in the generated README', () => {
+  let parent: string;
+  let dev: Running | undefined;
+  afterAll(async () => {
+    await stop(dev);
+    rmSync(parent, { recursive: true, force: true });
+  });
+
+  /** The commands of the README's migration block, as printed. */
+  function printedCommands(project: string): string[] {
+    const readme = readFileSync(join(project, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Database and migrations'));
+    const block = /```bash\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    return block.split('\n').filter((line) => line.trim() !== '');
+  }
+
+  it('runs end to end after svc dev synchronized .svc/data: generate, build, migrate generate, build, migrate, status --check, commit', async () => {
+    parent = tempDir('workflow');
+    const project = initProject(parent, 'flow');
+    const git = { GIT_AUTHOR_NAME: 'Dev', GIT_AUTHOR_EMAIL: 'dev@example.com', GIT_COMMITTER_NAME: 'Dev', GIT_COMMITTER_EMAIL: 'dev@example.com' };
+    const env = cleanEnv(git);
+    const sh = (line: string): Run => {
+      const command = line.replace(/^npx svc /, `"${process.execPath}" "${CLI}" `);
+      const result = spawnSync('sh', ['-c', command], { cwd: project, env, encoding: 'utf8', timeout: 120_000 });
+      return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+    };
+    for (const line of ['git init -q', 'git add -A', 'git commit -qm init', 'npm run build', 'npx svc migrate generate Init', 'npm run build', 'npx svc migrate']) {
+      const run = sh(line);
+      expect({ line, code: run.code, output: run.code === 0 ? '' : `${run.stdout}${run.stderr}` }).toEqual({ line, code: 0, output: '' });
+    }
+
+    // The change, and svc dev running with it: .svc/data already has the new column.
+    const svcrc = readJson(join(project, '.svcrc'));
+    svcrc.entities[0].fields.push({ name: 'dueDate', type: 'timestamptz', nullable: true });
+    writeJson(join(project, '.svcrc'), svcrc);
+    const port = await freePort();
+    dev = start(process.execPath, [CLI, 'dev', '--no-watch'], project, cleanEnv({ APP_PORT: String(port) }));
+    await waitForHealth(port, dev.output, 90_000);
+    expect(dev.output()).toContain('Database: PGlite (.svc/data), schema synchronization on');
+    await stop(dev);
+
+    const commands = printedCommands(project);
+    expect(commands[0]).toMatch(/^npx svc generate /);
+    expect(commands.some((line) => line.startsWith('npx svc migrate generate AddTaskDueDate'))).toBe(true);
+    for (const line of commands) {
+      const run = sh(line);
+      expect({ line, code: run.code, output: run.code === 0 ? '' : `${run.stdout}${run.stderr}` }).toEqual({ line, code: 0, output: '' });
+    }
+    const added = migrations(project).filter((file) => file.endsWith('-AddTaskDueDate.ts'));
+    expect(added).toHaveLength(1);
+    const source = readFileSync(join(project, 'src', 'migrations', added[0]), 'utf8');
+    expect(source).toMatch(/ALTER TABLE "notes" ADD "dueDate" TIMESTAMP(?:\(\d\))? WITH TIME ZONE/);
+    expect(source).not.toContain('CREATE TABLE');
+    expect(sh('git status --porcelain -- .svcrc src').stdout).toBe('');
+    expect(sh('git log --oneline').stdout.split('\n').filter(Boolean)).toHaveLength(2);
+  }, 300_000);
 });
 
 describe('svc migrate --help', () => {

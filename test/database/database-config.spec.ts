@@ -63,6 +63,7 @@ describe('readDatabaseConfig', () => {
           ssl: false,
           poolMax: 20,
           synchronize: false,
+          allowDrop: false,
         },
       ],
       [
@@ -78,6 +79,7 @@ describe('readDatabaseConfig', () => {
           ssl: false,
           poolMax: 20,
           synchronize: true,
+          allowDrop: false,
         },
       ],
     ])('%s', (_name, env, expected) => {

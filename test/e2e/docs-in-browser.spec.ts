@@ -43,7 +43,7 @@ describe('the /_docs page in a browser', () => {
   let base: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: .ci/run installs Debian's chromium package`);
+    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: npm test's pretest (scripts/prepare-test-env.js) installs Debian's chromium as root; or set CHROMIUM_PATH`);
     running = await startApp('pglite', crudAppModule);
     await running.app.listen(0, '127.0.0.1');
     const { port } = running.app.getHttpServer().address() as AddressInfo;

@@ -55,14 +55,28 @@ describe('regeneration', () => {
     expect(generated(incremental)).toEqual(generated(scratch));
   });
 
-  it('rewrites only files whose content changed: every header gets the new source-hash, only Task bodies change', async () => {
+  it('rewrites only files whose own content changed: one field on Task touches the Task files that list it and the model', async () => {
     const next = await generate(first, withTaskField());
     const changed = changedPaths(snapshot(first), snapshot(next));
-    const generatedFiles = first.files.filter((path) => path.endsWith('.ts') && /\/(autogen|guards)\//.test(path));
-    expect(changed).toEqual(['/.svcrc', MANIFEST, ...generatedFiles].sort());
-    const bodyChanged = generatedFiles.filter((path) => bodyOf(readText(first, path)) !== bodyOf(readText(next, path)));
-    expect(bodyChanged.sort()).toEqual(['/src/autogen/svc.schema.ts', '/src/autogen/tasks/task.dto.ts', TASK_ENTITY]);
+    expect(changed).toEqual(['/.svcrc', MANIFEST, '/src/autogen/svc.schema.ts', '/src/autogen/tasks/task.dto.ts', TASK_ENTITY].sort());
     expect(bodyOf(readText(next, TASK_ENTITY))).toContain('  points!: number | null;\n');
+  });
+
+  it('keeps the hash of the whole model in the manifest, not in the headers', async () => {
+    const next = await generate(first, withTaskField());
+    const before = JSON.parse(readText(first, MANIFEST)) as { sourceHash: string };
+    const after = JSON.parse(readText(next, MANIFEST)) as { sourceHash: string };
+    expect(after.sourceHash).toMatch(/^[0-9a-f]{12}$/);
+    expect(after.sourceHash).not.toBe(before.sourceHash);
+    for (const path of next.files.filter((file) => file.endsWith('.ts'))) expect(readText(next, path)).not.toContain(after.sourceHash);
+  });
+
+  it('reads headers of earlier versions (with a source-hash line) as unedited and rewrites them once', async () => {
+    for (const path of first.files.filter((file) => /\/(autogen|guards)\/.*\.ts$/.test(file))) {
+      first.overwrite(path, readText(first, path).replace(/^(\/\/ Generated[^\n]*\n)/, '$1// source-hash: 0123456789ab\n'));
+    }
+    const next = await generate(first);
+    expect(readText(next, TASK_ENTITY)).not.toContain('source-hash');
   });
 
   describe('hand edits', () => {
@@ -103,7 +117,7 @@ describe('regeneration', () => {
       const text = readText(first, TASK_ENTITY);
       const body = `${bodyOf(text)}// note\n`;
       const lines = text.split('\n');
-      first.overwrite(TASK_ENTITY, [lines[0], lines[1], `// content-hash: ${shortHash(body)}`, '', body].join('\n'));
+      first.overwrite(TASK_ENTITY, [lines[0], `// content-hash: ${shortHash(body)}`, '', body].join('\n'));
       await expect(generate(first)).rejects.toThrow(/src\/autogen\/tasks\/task\.entity\.ts: its content-hash \w{12} differs from the manifest's \w{12}/);
     });
 
