@@ -94,6 +94,7 @@ export class WriteExecutor {
     const sql = this.sqlContext();
     const root: AliasedEntity = { alias: plan.table, plan };
     const set = writableValues(plan, values, replace);
+    if (Object.keys(set).length === 0) return this.current(plan, id, conditions);
     const qb = this.dataSource.createQueryBuilder().update(plan.metadata.target);
     qb.set(set as ObjectLiteral)
       .where(this.matchSql(root, id, conditions, sql, plan.model.softDelete ? 'live' : 'any'))
@@ -154,7 +155,30 @@ export class WriteExecutor {
     replace: Replace,
   ): Promise<WriteChange | null> {
     const deleted = plan.model.softDelete ? 'live' : 'any';
-    return this.trackedUpdate(plan, id, writableValues(plan, values, replace), conditions, deleted);
+    const set = writableValues(plan, values, replace);
+    if (Object.keys(set).length === 0) {
+      const row = await this.current(plan, id, conditions);
+      return row ? { record: row, previous: row } : null;
+    }
+    return this.trackedUpdate(plan, id, set, conditions, deleted);
+  }
+
+  /**
+   * The row an update with nothing to write (`PATCH {}`) would have changed, read under the same
+   * conditions, so that it answers like an update: the row, or null when the caller may not update it.
+   */
+  private async current(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<Record_ | null> {
+    const sql = this.sqlContext();
+    const root: AliasedEntity = { alias: plan.table, plan };
+    const row = await this.dataSource
+      .createQueryBuilder()
+      .select(plan.returning)
+      .from(plan.metadata.target, plan.metadata.tableName)
+      .withDeleted()
+      .where(this.matchSql(root, id, conditions, sql, plan.model.softDelete ? 'live' : 'any'))
+      .setParameters(sql.params)
+      .getRawOne<Record_>();
+    return row ?? null;
   }
 
   /** `delete()`, returning the removed (or soft-deleted) row and the row before; null when none matched. */

@@ -110,6 +110,13 @@ describe.each(DATABASE_KINDS)('generated CRUD endpoints (%s)', (kind) => {
     it('answers 404 for an unknown id and changes nothing', async () => {
       await http().patch('/projects/424242').send({ priority: 1 }).expect(404);
     });
+
+    it('answers an empty body with the record unchanged (never a 500), and 404 for an unknown id', async () => {
+      const created = await http().post('/projects').send({ name: 'Untouched', priority: 2 }).expect(201);
+      const res = await http().patch(`/projects/${created.body.id}`).send({}).expect(200);
+      expect(res.body).toEqual(created.body);
+      await http().patch('/projects/424242').send({}).expect(404);
+    });
   });
 
   describe('PUT /<entities>/:id', () => {
