@@ -1,6 +1,7 @@
 import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import { IdentityRules } from '../scope/identity-rules';
+import { typedScopeValue } from '../scope/scope-rules';
 import { SvcRuntime } from '../svc-runtime';
 import { SvcRefreshToken } from './auth.entities';
 import { InvalidCredentialsException } from './auth.service';
@@ -86,8 +87,8 @@ export class SvcAccountService {
     const plan = this.userPlan();
     const column = plan.model.columns.find((candidate) => candidate.field?.isPassword);
     if (!column) throw new Error(`auth.userEntity ${plan.model.name} has no password field`);
-    const key = typedKey(plan.primaryKey.type, id);
-    if (key === null) return false;
+    const key = typedScopeValue(plan.primaryKey, id);
+    if (typeof key !== 'string' && typeof key !== 'number') return false;
     const row = await this.runtime.writer.update(plan, key, { [column.name]: await hashPassword(password) }, conditions, false);
     return row !== null;
   }
@@ -107,15 +108,4 @@ export class SvcAccountService {
 
 function sessionOf(auth: AuthContext): string | null {
   return typeof auth.sid === 'string' && auth.sid !== '' ? auth.sid : null;
-}
-
-/** A user id as its column's type, or null when it cannot be one. */
-function typedKey(type: string, id: string): string | number | null {
-  if (type === 'integer') {
-    if (!/^\d{1,10}$/.test(id)) return null;
-    const n = Number(id);
-    return n <= 2147483647 ? n : null;
-  }
-  if (type === 'uuid') return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) ? id.toLowerCase() : null;
-  return id;
 }

@@ -1,4 +1,5 @@
 import type { ObjectLiteral } from 'typeorm';
+import { typedScopeValue } from '../scope/scope-rules';
 import type { SvcRuntime } from '../svc-runtime';
 import { SvcRefreshToken } from './auth.entities';
 
@@ -23,8 +24,8 @@ export async function revokeUserSessions(runtime: SvcRuntime, userId: string, ke
   const owner = plan.model.relations.find((relation) => relation.kind === 'many-to-one' && relation.target === auth.userEntity);
   if (!owner) return;
   const ownerColumn = plan.model.columns.find((column) => column.name === owner.foreignKey)!;
-  const user = ownerColumn.type === 'integer' ? Number(userId) : userId;
-  if (typeof user === 'number' && !Number.isSafeInteger(user)) return;
+  const user = typedScopeValue(ownerColumn, userId);
+  if (user === null) return;
   const revoked = plan.model.columns.find((column) => column.name === 'revokedAt' || column.name === 'revoked_at');
   const where = [`${plan.column(owner.foreignKey)} = :user`];
   const parameters: Record<string, unknown> = { user };
