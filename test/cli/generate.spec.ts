@@ -108,7 +108,7 @@ describe('svc generate', () => {
     const updated = run.stdout.split('\n').filter((line) => line.startsWith('UPDATE ')).sort();
     expect(updated).toEqual([
       'UPDATE src/autogen/.svc-manifest.json',
-      'UPDATE src/autogen/svc.model.ts',
+      'UPDATE src/autogen/svc.schema.ts',
       'UPDATE src/autogen/tasks/task.dto.ts',
       'UPDATE src/autogen/tasks/task.entity.ts',
     ]);
