@@ -73,7 +73,9 @@ describe('decideScope', () => {
   });
 
   it('is open for unscoped entities, skipScope, bypass roles and operations outside enforceOn', () => {
-    expect(decideScope(entity('Organization'), request({}), 'find', entities).kind).toBe('open');
+    expect(decideScope(entity('User'), request({}), 'find', entities).kind).toBe('open');
+    // The organization table is scoped by its own id (identity rules), with no scopeBy of its own.
+    expect(decideScope(entity('Organization'), request({ organizationId: '1' }), 'find', entities).kind).toBe('enforced');
     expect(decideScope(entity('Project'), request({}, true), 'find', entities).kind).toBe('open');
     expect(decideScope(entity('Project'), request({ roles: ['superadmin'] }), 'delete', entities).kind).toBe('open');
     expect(decideScope(entity('Task'), request({ roles: ['superadmin'] }), 'find', entities).kind).toBe('enforced');

@@ -10,7 +10,7 @@ import { Controller, type DynamicModule, Module, Post, UseGuards } from '@nestjs
 import { SvcAuthGuard, svcFastifyOptions, SvcGuardsModule, SvcModule } from '@svc/nest';
 import { bearer, mintToken, seedWorld, tableRows, type World } from '../apps/tenancy/fixtures';
 import { AutogenModule } from '../apps/tenancy/src/autogen/autogen.module';
-import { svcModel } from '../apps/tenancy/src/autogen/svc.model';
+import { svcSchema } from '../apps/tenancy/src/autogen/svc.schema';
 import { TENANCY_JWT_SECRET } from '../apps/tenancy/src/app.module';
 import type { AdapterChoice } from '../support/start-app';
 import type { Test } from 'supertest';
@@ -36,7 +36,8 @@ function appModule(mode: 'global' | 'per-controller', extraEnv: Record<string, s
     }
     @Module({})
     class CsrfAppModule {}
-    const schema = { ...svcModel, api: { ...svcModel.api, cors: { origin: [TRUSTED, '*'], credentials: true } } };
+    // "*" next to a trusted origin (credentials off, as validation requires): it must never let a cookie write through.
+    const schema = { ...svcSchema, api: { ...svcSchema.api, cors: { origin: [TRUSTED, '*'], credentials: false } } };
     return {
       module: CsrfAppModule,
       imports: [

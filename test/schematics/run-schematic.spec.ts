@@ -43,22 +43,24 @@ describe('runResourceSchematic', () => {
     expect(result.changes.map((change) => change.path).filter((path) => path.split('/').length > 3)).toEqual([
       'src/autogen/loan-items/loan-item.entity.ts',
       'src/autogen/loan-items/loan-item.dto.ts',
-      'src/autogen/loan-items/loan-item.service.ts',
-      'src/autogen/loan-items/loan-item.controller.ts',
+      'src/autogen/loan-items/loan-item.service.base.ts',
+      'src/autogen/loan-items/loan-item.controller.base.ts',
+      'src/extensions/loan-items/loan-item.service.ts',
+      'src/extensions/loan-items/loan-item.controller.ts',
     ]);
   });
 
   it('fails with the reason, and writes nothing, on a hand-edited file; force overwrites it', async () => {
     await run();
-    const file = join(PROJECT, 'src', 'autogen', 'tasks', 'task.service.ts');
+    const file = join(PROJECT, 'src', 'autogen', 'tasks', 'task.service.base.ts');
     writeFileSync(file, `${readFileSync(file, 'utf8')}// mine\n`);
     const refused = await run();
     expect(refused.ok).toBe(false);
     expect(refused.changes).toEqual([]);
-    expect(refused.error).toContain('  - src/autogen/tasks/task.service.ts: edited by hand');
+    expect(refused.error).toContain('  - src/autogen/tasks/task.service.base.ts: edited by hand');
     expect(readFileSync(file, 'utf8')).toContain('// mine');
     const forced = await run({ force: true });
-    expect(forced).toEqual({ ok: true, changes: [{ kind: 'update', path: 'src/autogen/tasks/task.service.ts' }] });
+    expect(forced).toEqual({ ok: true, changes: [{ kind: 'update', path: 'src/autogen/tasks/task.service.base.ts' }] });
     expect(readFileSync(file, 'utf8')).not.toContain('// mine');
   });
 
