@@ -3,7 +3,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { useJsonBodyParser } from './http/json-body';
 import { createJsonOnlyMiddleware } from './http/json-only';
 import { applyOperationalSettings } from './production/operational-settings';
-import { SvcRuntime } from './svc-runtime';
+import { SvcRuntime } from './crud/svc-runtime';
 
 export interface ConfigureAppOptions {
   /** Title of the OpenAPI document. Default: the package name from `npm_package_name`, else `API`. */

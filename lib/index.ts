@@ -1,6 +1,6 @@
 // Module
 export { SvcModule } from './svc.module';
-export { SvcRuntime } from './svc-runtime';
+export { SvcRuntime } from './crud/svc-runtime';
 export { configureSvcApp, type ConfigureAppOptions } from './configure-app';
 export * from './http';
 export type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
@@ -9,8 +9,8 @@ export { CRUD_OPERATION_KEY, IS_PUBLIC_KEY, SKIP_SCOPE_KEY, SVC_MODEL } from './
 // CRUD
 export { CrudService } from './crud/crud.service';
 export { createCrudRequest, type CreateCrudRequestOptions } from './crud/create-crud-request';
-export type { RootCondition } from './crud/read.executor';
-export type { AliasedEntity, SqlContext } from './crud/sql-context';
+export type { RootCondition } from './sql/read.executor';
+export type { AliasedEntity, SqlContext } from './sql/sql-context';
 export type { AuthContext } from './interfaces/auth-context.interface';
 export type { CrudRequest } from './interfaces/crud-request.interface';
 export type { Page } from './interfaces/page.interface';
@@ -61,11 +61,11 @@ export { CrudRoutes, type CrudRouteSetting } from './decorators/crud-routes.deco
 export { CRUD_ROUTES, type CrudRouteKey, type CrudRouteSpec } from './schema/crud-routes';
 export type { SvcSchemaSource } from './schema/resolve-schema';
 export type { SvcrcV2, SvcrcV2Entity, SvcrcV2Field, SvcrcV2Relationship } from './schema/svcrc-v2.types';
-export type { RelatedCondition } from './crud/read.executor';
+export type { RelatedCondition } from './sql/read.executor';
 
 // Domain events, rate limiting, logging and production settings
 export * from './events';
-export type { WriteChange } from './crud/write.executor';
+export type { WriteChange } from './sql/write.executor';
 export * from './throttling';
 export * from './logging';
 export * from './production';

@@ -5,7 +5,7 @@ import { SvcAuthController } from './auth/auth.controller';
 import { svcDataSourceFactory } from './database/typeorm-options';
 import { HealthModule } from './health/health.module';
 import { SvcOperationsModule } from './production/operations.module';
-import { SvcRuntime } from './svc-runtime';
+import { SvcRuntime } from './crud/svc-runtime';
 import { SVC_MODEL } from './svc.constants';
 import {
   ASYNC_OPTIONS_TYPE,

@@ -19,8 +19,8 @@ import type { SvcModuleOptions } from './interfaces/svc-module-options.interface
 import { assertProductionConfig } from './production/production-config';
 import { resolveSchema } from './schema/resolve-schema';
 import type { ServiceModel } from './schema/model';
-import { ScopeGuard } from './scope/scope.guard';
-import { SvcRuntime } from './svc-runtime';
+import { ScopeGuard } from './auth/scope.guard';
+import { SvcRuntime } from './crud/svc-runtime';
 import { SVC_MODEL } from './svc.constants';
 import { MODULE_OPTIONS_TOKEN } from './svc.module-definition';
 import { SvcValidationPipe } from './validation/svc-validation.pipe';

@@ -2,7 +2,7 @@ import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/commo
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import { IdentityRules } from '../scope/identity-rules';
 import { typedScopeValue } from '../scope/scope-rules';
-import { SvcRuntime } from '../svc-runtime';
+import { SvcRuntime } from '../crud/svc-runtime';
 import { SvcRefreshToken } from './auth.entities';
 import { InvalidCredentialsException } from './auth.service';
 import { idString } from './auth-context';

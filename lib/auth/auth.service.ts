@@ -1,7 +1,7 @@
 import { ForbiddenException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { InvalidTokenException } from '../exceptions/scope.exceptions';
-import { SvcRuntime } from '../svc-runtime';
+import { SvcRuntime } from '../crud/svc-runtime';
 import { SvcRefreshToken } from './auth.entities';
 import { type Membership, SvcIdentityService, type UserRecord } from './identity.service';
 import { dummyPasswordCheck, hashPassword, needsRehash, verifyPassword } from './password';

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ScopeGuard } from '../scope/scope.guard';
+import { ScopeGuard } from './scope.guard';
 import { SvcAuthGuard } from './auth.guard';
 
 export interface SvcGuardsModuleOptions {

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ObjectLiteral } from 'typeorm';
-import type { EntityPlan } from '../crud/entity-plan';
-import { SqlContext } from '../crud/sql-context';
+import type { EntityPlan } from '../sql/entity-plan';
+import { SqlContext } from '../sql/sql-context';
 import type { ColumnModel, EntityModel, RelationModel, ServiceModel } from '../schema/model';
-import { SvcRuntime } from '../svc-runtime';
+import { SvcRuntime } from '../crud/svc-runtime';
 import { SVC_MODEL } from '../svc.constants';
 import { idString, roleList } from './auth-context';
 import { normalizeEmail } from './email';

@@ -31,3 +31,4 @@ export { extractCredential, readCookie, type Credential } from './credentials';
 export { isCookieRequestAllowed, type OriginCheckedRequest } from './cross-site';
 export { clearSessionCookie, setSessionCookie, type CookieResponse } from './session-cookie';
 export { SvcGuardsModule, type SvcGuardsModuleOptions } from './guards.module';
+export { ScopeGuard } from './scope.guard';

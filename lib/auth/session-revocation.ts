@@ -1,6 +1,6 @@
 import type { ObjectLiteral } from 'typeorm';
 import { typedScopeValue } from '../scope/scope-rules';
-import type { SvcRuntime } from '../svc-runtime';
+import type { SvcRuntime } from '../crud/svc-runtime';
 import { SvcRefreshToken } from './auth.entities';
 
 /**

@@ -10,9 +10,9 @@ import type { CrudOperation, EntityModel } from '../schema/model';
 import { ScopeViolationException } from '../exceptions/scope.exceptions';
 import { IdentityRules } from '../scope/identity-rules';
 import { ScopeEnforcer } from '../scope/scope-enforcer';
-import type { SvcRuntime } from '../svc-runtime';
-import type { EntityPlan } from './entity-plan';
-import type { RelatedCondition, RootCondition } from './read.executor';
+import type { SvcRuntime } from './svc-runtime';
+import type { EntityPlan } from '../sql/entity-plan';
+import type { RelatedCondition, RootCondition } from '../sql/read.executor';
 
 const EMPTY_QUERY: ParsedQuery = {
   fields: null,

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { EventEmitter2 } from '@nestjs/event-emitter';
-import type { WriteChange } from '../crud/write.executor';
+import type { WriteChange } from '../sql/write.executor';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { EntityModel } from '../schema/model';
 import { type DomainEvent, type DomainEventAction, domainEventName } from './domain-event';

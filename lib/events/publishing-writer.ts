@@ -1,6 +1,6 @@
-import type { EntityPlan } from '../crud/entity-plan';
-import type { RootCondition } from '../crud/read.executor';
-import type { Replace, WriteExecutor } from '../crud/write.executor';
+import type { EntityPlan } from '../sql/entity-plan';
+import type { RootCondition } from '../sql/read.executor';
+import type { Replace, WriteExecutor } from '../sql/write.executor';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { DomainEventPublisher } from './domain-event-publisher';
 

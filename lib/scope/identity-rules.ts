@@ -14,8 +14,8 @@
  * Only system work (`skipScope`) is exempt. `bypassRoles` skip the tenant scope, never these rules.
  */
 import { ForbiddenException } from '@nestjs/common';
-import type { RootCondition } from '../crud/read.executor';
-import type { AliasedEntity, SqlContext } from '../crud/sql-context';
+import type { RootCondition } from '../sql/read.executor';
+import type { AliasedEntity, SqlContext } from '../sql/sql-context';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { TypedScalar } from '../query/query.types';
 import type { AuthModel, ColumnModel, CrudOperation, EntityModel, ServiceModel } from '../schema/model';

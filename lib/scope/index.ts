@@ -1,3 +1,2 @@
 export * from './scope-rules';
 export { ScopeEnforcer, missingContext } from './scope-enforcer';
-export { ScopeGuard } from './scope.guard';

@@ -1,11 +1,11 @@
 import type { ObjectLiteral } from 'typeorm';
-import type { EntityPlan } from '../crud/entity-plan';
-import type { RelatedCondition, RootCondition } from '../crud/read.executor';
-import { type AliasedEntity, SqlContext } from '../crud/sql-context';
+import type { EntityPlan } from '../sql/entity-plan';
+import type { RelatedCondition, RootCondition } from '../sql/read.executor';
+import { type AliasedEntity, SqlContext } from '../sql/sql-context';
 import { ScopeViolationException } from '../exceptions/scope.exceptions';
 import { coerceValue } from '../query/coerce-value';
 import type { CrudOperation, EntityModel, RelationModel } from '../schema/model';
-import type { SvcRuntime } from '../svc-runtime';
+import type { SvcRuntime } from '../crud/svc-runtime';
 import {
   contextValue,
   decideScope,

@@ -2,7 +2,7 @@
  * Tenant scope as data and SQL: which values a caller's rows must carry (from `AuthContext`),
  * and the boolean expression that holds exactly for such rows. Nothing here runs a query.
  */
-import type { AliasedEntity, SqlContext } from '../crud/sql-context';
+import type { AliasedEntity, SqlContext } from '../sql/sql-context';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import { coerceValue } from '../query/coerce-value';
 import type { TypedScalar } from '../query/query.types';

@@ -1,6 +1,6 @@
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { EntityPlan, EntityPlans } from './entity-plan';
-import type { Statement } from './sql-runner';
+import type { Statement } from './sql-executor';
 
 /**
  * How values are written into the SQL text: `$1, $2...` for statements run as they are

@@ -1,16 +1,16 @@
 import { BadRequestException, type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { withOrganization } from '../auth/auth-context';
-import { ORGANIZATION_HEADER } from '../auth/auth.constants';
-import { header } from '../auth/credentials';
-import { SvcIdentityService } from '../auth/identity.service';
+import { withOrganization } from './auth-context';
+import { ORGANIZATION_HEADER } from './auth.constants';
+import { header } from './credentials';
+import { SvcIdentityService } from './identity.service';
 import { CRUD_ENTITY_KEY } from '../decorators/crud-entity.decorator';
 import { ScopeViolationException } from '../exceptions/scope.exceptions';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import { CRUD_OPERATIONS, type CrudOperation, type ServiceModel } from '../schema/model';
 import { CRUD_OPERATION_KEY, IS_PUBLIC_KEY, SKIP_SCOPE_KEY, SVC_MODEL } from '../svc.constants';
-import { missingContext } from './scope-enforcer';
-import { decideScope } from './scope-rules';
+import { missingContext } from '../scope/scope-enforcer';
+import { decideScope } from '../scope/scope-rules';
 
 type ScopeRequest = {
   headers: Record<string, string | string[] | undefined>;

@@ -3,7 +3,7 @@ import type { ValidatedQuery } from '../query/query.types';
 import type { EntityPlans } from './entity-plan';
 import { buildJoinTree, type JoinNode, pathKey } from './join-tree';
 import { type AliasedEntity, SqlContext } from './sql-context';
-import type { SqlRunner } from './sql-runner';
+import type { SqlRunner } from './sql-executor';
 import { buildWhereSql } from './where.builder';
 
 /** Extra conditions on the root row, such as the tenant scope or the id of a get-one. */

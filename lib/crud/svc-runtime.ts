@@ -1,18 +1,18 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource } from 'typeorm';
-import { EntityPlans } from './crud/entity-plan';
-import { ReadExecutor } from './crud/read.executor';
-import { SqlRunner } from './crud/sql-runner';
-import { WriteExecutor } from './crud/write.executor';
-import { readPreparedStatements } from './database/database-config';
-import { DomainEventPublisher } from './events/domain-event-publisher';
-import { PublishingWriter } from './events/publishing-writer';
-import type { CrudRequest } from './interfaces/crud-request.interface';
-import type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
-import type { EntityModel, ServiceModel } from './schema/model';
-import { SVC_MODEL } from './svc.constants';
-import { MODULE_OPTIONS_TOKEN } from './svc.module-definition';
+import { EntityPlans } from '../sql/entity-plan';
+import { ReadExecutor } from '../sql/read.executor';
+import { SqlRunner } from '../sql/sql-executor';
+import { WriteExecutor } from '../sql/write.executor';
+import { readPreparedStatements } from '../database/database-config';
+import { DomainEventPublisher } from '../events/domain-event-publisher';
+import { PublishingWriter } from '../events/publishing-writer';
+import type { CrudRequest } from '../interfaces/crud-request.interface';
+import type { SvcModuleOptions } from '../interfaces/svc-module-options.interface';
+import type { EntityModel, ServiceModel } from '../schema/model';
+import { SVC_MODEL } from '../svc.constants';
+import { MODULE_OPTIONS_TOKEN } from '../svc.module-definition';
 
 /**
  * The service model and the shared query machinery, built once per application.
