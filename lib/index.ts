@@ -9,7 +9,7 @@ export { CRUD_OPERATION_KEY, IS_PUBLIC_KEY, SKIP_SCOPE_KEY, SVC_MODEL } from './
 // CRUD
 export { CrudService } from './crud/crud.service';
 export { createCrudRequest, type CreateCrudRequestOptions } from './crud/create-crud-request';
-export type { RootCondition } from './sql/read.executor';
+export type { RootCondition } from './sql/conditions';
 export type { AliasedEntity, SqlContext } from './sql/sql-context';
 export type { AuthContext } from './interfaces/auth-context.interface';
 export type { CrudRequest } from './interfaces/crud-request.interface';
@@ -61,7 +61,7 @@ export { CrudRoutes, type CrudRouteSetting } from './decorators/crud-routes.deco
 export { CRUD_ROUTES, type CrudRouteKey, type CrudRouteSpec } from './schema/crud-routes';
 export type { SvcSchemaSource } from './schema/resolve-schema';
 export type { SvcrcV2, SvcrcV2Entity, SvcrcV2Field, SvcrcV2Relationship } from './schema/svcrc-v2.types';
-export type { RelatedCondition } from './sql/read.executor';
+export type { RelatedCondition } from './sql/conditions';
 
 // Domain events, rate limiting, logging and production settings
 export * from './events';

@@ -15,7 +15,14 @@ import {
 } from './svc.module-definition';
 import type { ServiceModel } from './schema/model';
 import { resolveSchema } from './schema/resolve-schema';
-import { authExports, authProviders, modelProvider, runtimeProviders, typeOrmOptionsFactory } from './svc.providers';
+import {
+  authExports,
+  authProviders,
+  modelProvider,
+  runtimePartExports,
+  runtimeProviders,
+  typeOrmOptionsFactory,
+} from './svc.providers';
 
 /** Holds the module options and the service model, so TypeORM's async setup can inject them. */
 @Module({})
@@ -74,7 +81,7 @@ export class SvcModule extends ConfigurableModuleClass {
       ],
       controllers: authRoutes ? [SvcAuthController, SvcAccountController] : [],
       providers: [...runtimeProviders, ...authProviders],
-      exports: [optionsModule, SvcRuntime, ...authExports],
+      exports: [optionsModule, SvcRuntime, ...runtimePartExports, ...authExports],
     };
   }
 }

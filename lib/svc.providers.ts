@@ -1,6 +1,8 @@
 import type { Provider } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { SvcAccountService } from './auth/account.service';
 import { SvcApiKeyService } from './auth/api-key.service';
 import { SVC_JWT_SECRET } from './auth/auth.constants';
@@ -9,11 +11,13 @@ import { SvcAuthGuard } from './auth/auth.guard';
 import { SvcAuthService } from './auth/auth.service';
 import { SvcIdentityService } from './auth/identity.service';
 import { SvcJwtAuthenticator } from './auth/jwt-authenticator';
+import { SvcRefreshTokenStore } from './auth/refresh-token.store';
 import { InMemoryLoginThrottleStore, SVC_LOGIN_THROTTLE_STORE } from './auth/login-throttle.store';
 import { resolveJwtSecret } from './auth/jwt-secret';
 import { SvcTokenService } from './auth/token.service';
-import { readDatabaseConfig } from './database/database-config';
+import { readDatabaseConfig, readPreparedStatements } from './database/database-config';
 import { svcTypeOrmModuleOptions } from './database/typeorm-options';
+import { DomainEventPublisher } from './events/domain-event-publisher';
 import { SvcExceptionFilter } from './filters/svc-exception.filter';
 import type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
 import { assertProductionConfig } from './production/production-config';
@@ -21,6 +25,11 @@ import { resolveSchema } from './schema/resolve-schema';
 import type { ServiceModel } from './schema/model';
 import { ScopeGuard } from './auth/scope.guard';
 import { SvcRuntime } from './crud/svc-runtime';
+import { ScopeEnforcer } from './scope/scope-enforcer';
+import { EntityPlans } from './sql/entity-plan';
+import { ReadExecutor } from './sql/read.executor';
+import { SqlExecutor } from './sql/sql-executor';
+import { WriteExecutor } from './sql/write.executor';
 import { SVC_MODEL } from './svc.constants';
 import { MODULE_OPTIONS_TOKEN } from './svc.module-definition';
 import { SvcValidationPipe } from './validation/svc-validation.pipe';
@@ -52,7 +61,50 @@ export function typeOrmOptionsFactory(options: SvcModuleOptions, model: ServiceM
   });
 }
 
+/**
+ * The parts of the runtime, each a provider keyed by its class, so that
+ * `Test.createTestingModule(...).overrideProvider(ReadExecutor)` (or any other) replaces it everywhere.
+ */
+export const runtimePartProviders: Provider[] = [
+  {
+    provide: SqlExecutor,
+    inject: [DataSource, MODULE_OPTIONS_TOKEN],
+    useFactory: (dataSource: DataSource, options: SvcModuleOptions) =>
+      new SqlExecutor(dataSource, readPreparedStatements(options.env ?? process.env)),
+  },
+  {
+    provide: EntityPlans,
+    inject: [DataSource, SVC_MODEL],
+    useFactory: (dataSource: DataSource, model: ServiceModel) =>
+      new EntityPlans(dataSource, new Map(model.entities.map((entity) => [entity.name, entity]))),
+  },
+  {
+    provide: ReadExecutor,
+    inject: [SqlExecutor, EntityPlans],
+    useFactory: (executor: SqlExecutor, plans: EntityPlans) => new ReadExecutor(executor, plans),
+  },
+  {
+    provide: WriteExecutor,
+    inject: [SqlExecutor, EntityPlans],
+    useFactory: (executor: SqlExecutor, plans: EntityPlans) => new WriteExecutor(executor, plans),
+  },
+  {
+    provide: ScopeEnforcer,
+    inject: [SVC_MODEL, EntityPlans, SqlExecutor],
+    useFactory: (model: ServiceModel, plans: EntityPlans, executor: SqlExecutor) => new ScopeEnforcer(model, plans, executor),
+  },
+  {
+    provide: DomainEventPublisher,
+    inject: [{ token: EventEmitter2, optional: true }],
+    useFactory: (emitter: EventEmitter2 | undefined) => new DomainEventPublisher(emitter ?? null),
+  },
+];
+
+/** The runtime parts a service or test may inject (and so replace). */
+export const runtimePartExports = [SqlExecutor, EntityPlans, ReadExecutor, WriteExecutor, ScopeEnforcer, DomainEventPublisher];
+
 export const runtimeProviders: Provider[] = [
+  ...runtimePartProviders,
   SvcRuntime,
   { provide: APP_FILTER, useClass: SvcExceptionFilter },
   { provide: APP_PIPE, useClass: SvcValidationPipe },
@@ -75,6 +127,7 @@ export const loginThrottleStoreProvider: Provider = {
 export const authProviders: Provider[] = [
   jwtSecretProvider,
   loginThrottleStoreProvider,
+  SvcRefreshTokenStore,
   SvcTokenService,
   SvcIdentityService,
   SvcApiKeyService,

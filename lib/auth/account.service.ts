@@ -1,15 +1,17 @@
-import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import { IdentityRules } from '../scope/identity-rules';
 import { typedScopeValue } from '../scope/scope-rules';
-import { SvcRuntime } from '../crud/svc-runtime';
-import { SvcRefreshToken } from './auth.entities';
+import type { ServiceModel } from '../schema/model';
+import { EntityPlans } from '../sql/entity-plan';
+import { WriteExecutor } from '../sql/write.executor';
+import { SVC_MODEL } from '../svc.constants';
 import { InvalidCredentialsException } from './auth.service';
 import { idString } from './auth-context';
 import { SvcIdentityService } from './identity.service';
 import { hashPassword, verifyPassword } from './password';
 import { assertPasswordLength, PASSWORD_MAX_LENGTH, passwordLength, passwordLengthException } from './password-policy';
-import { revokeUserSessions } from './session-revocation';
+import { SvcRefreshTokenStore } from './refresh-token.store';
 import { SvcTokenService } from './token.service';
 
 /**
@@ -21,11 +23,14 @@ export class SvcAccountService {
   private readonly rules: IdentityRules;
 
   constructor(
-    private readonly runtime: SvcRuntime,
+    @Inject(SVC_MODEL) private readonly model: ServiceModel,
+    private readonly plans: EntityPlans,
+    private readonly writer: WriteExecutor,
+    private readonly refreshTokens: SvcRefreshTokenStore,
     private readonly identity: SvcIdentityService,
     private readonly tokens: SvcTokenService,
   ) {
-    this.rules = new IdentityRules(runtime.model);
+    this.rules = new IdentityRules(model);
   }
 
   /** Checks the current password, stores the new one, and revokes the user's other sessions. */
@@ -39,7 +44,7 @@ export class SvcAccountService {
     if (!user || !user.active) throw new ForbiddenException('This account cannot change its password');
     if (!(await verifyPassword(currentPassword, user.passwordHash))) throw new InvalidCredentialsException();
     await this.storePassword(userId, newPassword, []);
-    await revokeUserSessions(this.runtime, userId, sessionOf(auth));
+    await this.identity.revokeUserSessions(userId, sessionOf(auth));
   }
 
   /** An administrator sets the password of a user of their organization; every session of that user ends. */
@@ -50,7 +55,7 @@ export class SvcAccountService {
     const conditions = this.rules.rootConditions(plan.model, { auth, skipScope: false }, 'update');
     const stored = await this.storePassword(targetId, newPassword, conditions);
     if (!stored) throw new NotFoundException(`${plan.model.name} ${targetId} not found`);
-    await revokeUserSessions(this.runtime, targetId);
+    await this.identity.revokeUserSessions(targetId);
   }
 
   /**
@@ -58,28 +63,17 @@ export class SvcAccountService {
    * or, without a session, the family of the refresh token given. Idempotent.
    */
   async logout(auth: AuthContext, refreshToken: string | undefined): Promise<void> {
-    const repository = this.runtime.dataSource.getRepository(SvcRefreshToken);
     const session = sessionOf(auth);
     if (session !== null) {
       await this.identity.revokeSession(session);
-      await repository
-        .createQueryBuilder()
-        .update()
-        .set({ revoked_at: () => 'CURRENT_TIMESTAMP' })
-        .where('"sessionId" = :session AND revoked_at IS NULL', { session })
-        .execute();
+      await this.refreshTokens.revokeSession(session);
     }
     if (refreshToken === undefined) return;
     const claims = this.tokens.verifyRefresh(refreshToken);
     if (!claims || claims.sub !== auth.userId) return;
-    const known = await repository.findOne({ where: { jti: claims.jti } });
+    const known = await this.refreshTokens.find(claims.jti);
     if (!known) return;
-    await repository
-      .createQueryBuilder()
-      .update()
-      .set({ revoked_at: () => 'CURRENT_TIMESTAMP' })
-      .where('family = :family AND revoked_at IS NULL', { family: known.family })
-      .execute();
+    await this.refreshTokens.revokeFamily(known.family);
   }
 
   /** Writes the hash of `password` to the user `id` when the row meets `conditions`; false when none did. */
@@ -89,14 +83,14 @@ export class SvcAccountService {
     if (!column) throw new Error(`auth.userEntity ${plan.model.name} has no password field`);
     const key = typedScopeValue(plan.primaryKey, id);
     if (typeof key !== 'string' && typeof key !== 'number') return false;
-    const row = await this.runtime.writer.update(plan, key, { [column.name]: await hashPassword(password) }, conditions, false);
+    const row = await this.writer.update(plan, key, { [column.name]: await hashPassword(password) }, conditions, false);
     return row !== null;
   }
 
   private userPlan() {
-    const name = this.runtime.model.auth?.userEntity;
+    const name = this.model.auth?.userEntity;
     if (!name) throw new Error('auth.userEntity is not set');
-    return this.runtime.plans.get(name);
+    return this.plans.get(name);
   }
 
   private userOf(auth: AuthContext): string {

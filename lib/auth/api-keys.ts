@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { isUuid } from '../sql/predicates';
 import { SvcApiKey } from './auth.entities';
 
 /** What `svc keys create` and `ApiKeyService.create()` take. */
@@ -73,7 +74,7 @@ export async function listApiKeys(dataSource: DataSource): Promise<ApiKeyInfo[]>
 
 /** Revokes a key by id; false when there is no such key or it was already revoked. */
 export async function revokeApiKey(dataSource: DataSource, id: string): Promise<boolean> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return false;
+  if (!isUuid(id)) return false;
   const result = await dataSource
     .createQueryBuilder()
     .update(SvcApiKey)

@@ -1,11 +1,11 @@
 import { ForbiddenException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { InvalidTokenException } from '../exceptions/scope.exceptions';
-import { SvcRuntime } from '../crud/svc-runtime';
-import { SvcRefreshToken } from './auth.entities';
+import { isUuid } from '../sql/predicates';
 import { type Membership, SvcIdentityService, type UserRecord } from './identity.service';
 import { dummyPasswordCheck, hashPassword, needsRehash, verifyPassword } from './password';
 import { PASSWORD_MAX_LENGTH, passwordLength, passwordLengthException } from './password-policy';
+import { SvcRefreshTokenStore } from './refresh-token.store';
 import { SvcTokenService, type TokenPair } from './token.service';
 
 /** The one answer to any failed login: the same for an unknown e-mail and a wrong password. */
@@ -35,7 +35,7 @@ export class SvcAuthService {
   private readonly logger = new Logger('SvcAuthService');
 
   constructor(
-    private readonly runtime: SvcRuntime,
+    private readonly refreshTokens: SvcRefreshTokenStore,
     private readonly identity: SvcIdentityService,
     private readonly tokens: SvcTokenService,
   ) {}
@@ -70,16 +70,8 @@ export class SvcAuthService {
   async refresh(refreshToken: string): Promise<TokenPair> {
     const claims = this.tokens.verifyRefresh(refreshToken);
     if (!claims || !isUuid(claims.jti)) throw new InvalidTokenException();
-    const repository = this.runtime.dataSource.getRepository(SvcRefreshToken);
     // Claiming the token is one conditional UPDATE, so two concurrent uses cannot both succeed.
-    const claimed = await repository
-      .createQueryBuilder()
-      .update()
-      .set({ used_at: () => 'CURRENT_TIMESTAMP' })
-      .where('jti = :jti AND used_at IS NULL AND revoked_at IS NULL AND expires_at > CURRENT_TIMESTAMP', { jti: claims.jti })
-      .returning(['family', 'userId', 'organizationId', 'sessionId'])
-      .execute();
-    const record = (claimed.raw as Pick<SvcRefreshToken, 'family' | 'userId' | 'organizationId' | 'sessionId'>[])[0];
+    const record = await this.refreshTokens.claim(claims.jti);
     if (!record) {
       await this.revokeFamilyOf(claims.jti);
       throw new InvalidTokenException();
@@ -121,18 +113,13 @@ export class SvcAuthService {
   }
 
   private async issue(identity: Identity, family: string, sessionId: string | null): Promise<TokenPair> {
-    const repository = this.runtime.dataSource.getRepository(SvcRefreshToken);
-    const record = await repository.save(
-      repository.create({
-        family,
-        userId: identity.user.id,
-        organizationId: identity.organizationId,
-        sessionId,
-        expires_at: this.refreshExpiry(),
-        used_at: null,
-        revoked_at: null,
-      }),
-    );
+    const jti = await this.refreshTokens.issue({
+      family,
+      userId: identity.user.id,
+      organizationId: identity.organizationId,
+      sessionId,
+      expiresAt: this.refreshExpiry(),
+    });
     const sid = sessionId === null ? {} : { sid: sessionId };
     const access = this.tokens.signAccess({
       sub: identity.user.id,
@@ -140,21 +127,15 @@ export class SvcAuthService {
       roles: identity.roles,
       ...sid,
     });
-    const refresh = this.tokens.signRefresh({ sub: identity.user.id, jti: record.jti, organizationId: identity.organizationId, ...sid });
+    const refresh = this.tokens.signRefresh({ sub: identity.user.id, jti, organizationId: identity.organizationId, ...sid });
     return this.tokens.pair(access, refresh);
   }
 
   /** A reused (or revoked, or expired) token: revoke every token of its family, and its session. */
   private async revokeFamilyOf(jti: string): Promise<void> {
-    const repository = this.runtime.dataSource.getRepository(SvcRefreshToken);
-    const known = await repository.findOne({ where: { jti } });
+    const known = await this.refreshTokens.find(jti);
     if (!known) return;
-    await repository
-      .createQueryBuilder()
-      .update()
-      .set({ revoked_at: () => 'CURRENT_TIMESTAMP' })
-      .where('family = :family AND revoked_at IS NULL', { family: known.family })
-      .execute();
+    await this.refreshTokens.revokeFamily(known.family);
     if (known.sessionId !== null) await this.identity.revokeSession(known.sessionId);
   }
 
@@ -168,8 +149,4 @@ export class InvalidCredentialsException extends UnauthorizedException {
   constructor() {
     super({ statusCode: 401, message: INVALID_CREDENTIALS, error: 'Unauthorized' });
   }
-}
-
-function isUuid(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 }

@@ -1,13 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ObjectLiteral } from 'typeorm';
-import type { EntityPlan } from '../sql/entity-plan';
-import { SqlContext } from '../sql/sql-context';
 import type { ColumnModel, EntityModel, RelationModel, ServiceModel } from '../schema/model';
-import { SvcRuntime } from '../crud/svc-runtime';
+import { type EntityPlan, EntityPlans } from '../sql/entity-plan';
+import { liveRowSql, possibleKey } from '../sql/predicates';
+import { SqlContext } from '../sql/sql-context';
+import { SqlExecutor } from '../sql/sql-executor';
+import { WriteExecutor } from '../sql/write.executor';
 import { SVC_MODEL } from '../svc.constants';
 import { idString, roleList } from './auth-context';
 import { normalizeEmail } from './email';
 import { LOGIN_EMAIL_FIELD } from './identity-values';
+import { SvcRefreshTokenStore } from './refresh-token.store';
+import { revokeUserSessions } from './session-revocation';
 
 /** A user as login needs it: never returned to a client. */
 export interface UserRecord {
@@ -35,7 +38,10 @@ type Row = Record<string, unknown>;
 @Injectable()
 export class SvcIdentityService {
   constructor(
-    private readonly runtime: SvcRuntime,
+    private readonly executor: SqlExecutor,
+    private readonly plans: EntityPlans,
+    private readonly writer: WriteExecutor,
+    private readonly refreshTokens: SvcRefreshTokenStore,
     @Inject(SVC_MODEL) private readonly model: ServiceModel,
   ) {}
 
@@ -60,12 +66,9 @@ export class SvcIdentityService {
     const id = this.typedKey(plan.primaryKey, userId);
     const password = this.passwordColumn(plan.model);
     if (id === null) return;
-    await this.runtime.dataSource
-      .createQueryBuilder()
-      .update(plan.metadata.target)
-      .set({ [password.name]: hash } as ObjectLiteral)
-      .where(`${plan.column(plan.primaryKey.name)} = :id`, { id })
-      .execute();
+    const sql = this.sqlContext();
+    const set = [`${plan.column(password.name)} = ${sql.param(hash)}`, ...plan.onUpdate].join(', ');
+    await this.executor.records(sql.statement(`UPDATE ${plan.table} SET ${set} WHERE ${plan.primaryKeyColumn} = ${sql.param(id)}`));
   }
 
   async userById(id: string): Promise<UserRecord | null> {
@@ -115,7 +118,7 @@ export class SvcIdentityService {
     if (expires) values[expires.name] = expiresAt;
     const agent = this.firstColumn(model, ['userAgent', 'user_agent']);
     if (agent && userAgent) values[agent.name] = userAgent.slice(0, 500);
-    const [row] = await this.runtime.writer.insert(plan, [values]);
+    const [row] = await this.writer.insert(plan, [values]);
     return idString(row[plan.primaryKey.name]);
   }
 
@@ -146,17 +149,17 @@ export class SvcIdentityService {
     const id = this.typedKey(plan.primaryKey, sessionId);
     if (id === null) return;
     const revoked = this.firstColumn(plan.model, ['revokedAt', 'revoked_at']);
-    const match = `${plan.column(plan.primaryKey.name)} = :id`;
-    const qb = this.runtime.dataSource.createQueryBuilder();
-    if (revoked) {
-      await qb
-        .update(plan.metadata.target)
-        .set({ [revoked.name]: () => 'CURRENT_TIMESTAMP' } as ObjectLiteral)
-        .where(match, { id })
-        .execute();
-    } else {
-      await qb.delete().from(plan.metadata.target).where(match, { id }).execute();
-    }
+    const sql = this.sqlContext();
+    const match = `${plan.primaryKeyColumn} = ${sql.param(id)}`;
+    const text = revoked
+      ? `UPDATE ${plan.table} SET ${[`${plan.column(revoked.name)} = CURRENT_TIMESTAMP`, ...plan.onUpdate].join(', ')} WHERE ${match}`
+      : `DELETE FROM ${plan.table} WHERE ${match}`;
+    await this.executor.records(sql.statement(text));
+  }
+
+  /** Revokes every refresh token and session of a user, except the session `keep`. */
+  async revokeUserSessions(userId: string, keep: string | null = null): Promise<void> {
+    await revokeUserSessions({ auth: this.auth, plans: this.plans, executor: this.executor, refreshTokens: this.refreshTokens }, userId, keep);
   }
 
   private async user(plan: EntityPlan, where: (alias: string, sql: SqlContext) => string): Promise<UserRecord | null> {
@@ -177,24 +180,27 @@ export class SvcIdentityService {
     };
   }
 
+  /** `SELECT <columns> FROM <live rows> WHERE <where> ORDER BY <key>`, as TypeORM selected them (soft-deleted rows left out). */
   private async select(
     plan: EntityPlan,
     columns: readonly ColumnModel[],
     where: (alias: string, sql: SqlContext) => string,
     limit?: number,
   ): Promise<Row[]> {
-    const dataSource = this.runtime.dataSource;
-    const sql = new SqlContext(this.runtime.plans, (name) => dataSource.driver.escape(name));
+    const sql = this.sqlContext();
     const alias = sql.escape('u');
-    const qb = dataSource.createQueryBuilder().from(plan.metadata.target as never, 'u');
-    columns.forEach((column, index) => {
-      const expression = `${alias}.${plan.column(column.name)}`;
-      if (index === 0) qb.select(expression, column.name);
-      else qb.addSelect(expression, column.name);
-    });
-    qb.where(where(alias, sql)).orderBy(`${alias}.${plan.primaryKeyColumn}`, 'ASC');
-    if (limit !== undefined) qb.limit(limit);
-    return sql.applyTo(qb).getRawMany();
+    const list = columns.map((column) => `${alias}.${plan.column(column.name)} AS ${sql.escape(column.name)}`).join(', ');
+    const conditions = [where(alias, sql)];
+    const live = liveRowSql({ alias, plan });
+    if (live !== null) conditions.push(live);
+    const text =
+      `SELECT ${list} FROM ${plan.table} ${alias} WHERE ${conditions.map((condition) => `(${condition})`).join(' AND ')}` +
+      ` ORDER BY ${alias}.${plan.primaryKeyColumn} ASC${limit === undefined ? '' : ` LIMIT ${sql.param(limit)}`}`;
+    return this.executor.records(sql.statement(text));
+  }
+
+  private sqlContext(): SqlContext {
+    return new SqlContext(this.plans, (name) => this.executor.escape(name));
   }
 
   private passwordColumn(model: EntityModel): ColumnModel {
@@ -210,17 +216,17 @@ export class SvcIdentityService {
   private userPlan(): EntityPlan {
     const name = this.model.auth?.userEntity;
     if (!name) throw new Error('auth.userEntity is not set');
-    return this.runtime.plans.get(name);
+    return this.plans.get(name);
   }
 
   private membershipPlan(): EntityPlan | null {
     const name = this.model.auth?.accountUserEntity;
-    return name ? this.runtime.plans.get(name) : null;
+    return name ? this.plans.get(name) : null;
   }
 
   private sessionPlan(): EntityPlan | null {
     const name = this.model.auth?.sessionEntity;
-    return name ? this.runtime.plans.get(name) : null;
+    return name ? this.plans.get(name) : null;
   }
 
   private userRelation(model: EntityModel): RelationModel {
@@ -248,14 +254,6 @@ export class SvcIdentityService {
 
   /** A key as its column's type (integer or uuid), or null when it cannot be one. */
   private typedKey(column: ColumnModel, value: string): string | number | null {
-    if (column.type === 'integer') {
-      if (!/^-?\d{1,10}$/.test(value)) return null;
-      const n = Number(value);
-      return Math.abs(n) <= 2147483647 ? n : null;
-    }
-    if (column.type === 'uuid') {
-      return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value) ? value.toLowerCase() : null;
-    }
-    return value;
+    return possibleKey(column, value);
   }
 }

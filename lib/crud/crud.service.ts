@@ -1,7 +1,6 @@
 import { NotFoundException } from '@nestjs/common';
 import type { ObjectLiteral, Repository } from 'typeorm';
 import { prepareIdentityValues } from '../auth/identity-values';
-import { revokeUserSessions } from '../auth/session-revocation';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
 import type { Page } from '../interfaces/page.interface';
 import { validateQuery } from '../query/validate-query';
@@ -9,10 +8,11 @@ import type { ParsedQuery, ValidatedQuery } from '../query/query.types';
 import type { CrudOperation, EntityModel } from '../schema/model';
 import { ScopeViolationException } from '../exceptions/scope.exceptions';
 import { IdentityRules } from '../scope/identity-rules';
-import { ScopeEnforcer } from '../scope/scope-enforcer';
+import type { ScopeEnforcer } from '../scope/scope-enforcer';
 import type { SvcRuntime } from './svc-runtime';
 import type { EntityPlan } from '../sql/entity-plan';
-import type { RelatedCondition, RootCondition } from '../sql/read.executor';
+import { INT4_MAX } from '../sql/predicates';
+import type { RelatedCondition, RootCondition } from '../sql/conditions';
 
 const EMPTY_QUERY: ParsedQuery = {
   fields: null,
@@ -25,8 +25,6 @@ const EMPTY_QUERY: ParsedQuery = {
   includeDeleted: false,
 };
 
-/** Largest value of a PostgreSQL `integer` primary key; larger ids cannot exist. */
-const MAX_INTEGER_ID = 2147483647;
 
 type Id = string | number;
 
@@ -49,7 +47,7 @@ export class CrudService<T extends ObjectLiteral> {
     entityName: string,
   ) {
     this.entity = runtime.entity(entityName);
-    this.scope = new ScopeEnforcer(runtime);
+    this.scope = runtime.scope;
     this.identity = new IdentityRules(runtime.model);
   }
 
@@ -152,7 +150,7 @@ export class CrudService<T extends ObjectLiteral> {
     const record = await this.runtime.writerFor(request).update(this.plan, id, values, conditions, mode);
     if (!record) throw await this.missing(id, request, 'update');
     // A new password ends every session of the user: whoever knew the old one is logged out.
-    if (passwordChanged && this.identity.kindOf(this.entity) === 'user') await revokeUserSessions(this.runtime, String(id));
+    if (passwordChanged && this.identity.kindOf(this.entity) === 'user') await this.runtime.identity.revokeUserSessions(String(id));
     return record as Partial<T>;
   }
 
@@ -204,7 +202,7 @@ export class CrudService<T extends ObjectLiteral> {
   }
 
   private assertPossibleId(id: Id): void {
-    if (typeof id === 'number' && id > MAX_INTEGER_ID) throw this.notFound(id);
+    if (typeof id === 'number' && id > INT4_MAX) throw this.notFound(id);
   }
 
   /**

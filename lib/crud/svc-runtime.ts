@@ -1,44 +1,40 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EntityPlans } from '../sql/entity-plan';
-import { ReadExecutor } from '../sql/read.executor';
-import { SqlRunner } from '../sql/sql-executor';
-import { WriteExecutor } from '../sql/write.executor';
-import { readPreparedStatements } from '../database/database-config';
+import { SvcIdentityService } from '../auth/identity.service';
 import { DomainEventPublisher } from '../events/domain-event-publisher';
 import { PublishingWriter } from '../events/publishing-writer';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
-import type { SvcModuleOptions } from '../interfaces/svc-module-options.interface';
 import type { EntityModel, ServiceModel } from '../schema/model';
+import { ScopeEnforcer } from '../scope/scope-enforcer';
+import { EntityPlans } from '../sql/entity-plan';
+import { ReadExecutor } from '../sql/read.executor';
+import { WriteExecutor } from '../sql/write.executor';
 import { SVC_MODEL } from '../svc.constants';
-import { MODULE_OPTIONS_TOKEN } from '../svc.module-definition';
 
 /**
  * The service model and the shared query machinery, built once per application.
- * Generated services reach their entity through it.
+ * Generated services reach their entity through it. Each part is a Nest provider of its own
+ * (`EntityPlans`, `ReadExecutor`, `WriteExecutor`, `ScopeEnforcer`, `DomainEventPublisher`...),
+ * so `Test.createTestingModule(...).overrideProvider(<part>)` replaces it here too.
  */
 @Injectable()
 export class SvcRuntime {
   readonly entities: ReadonlyMap<string, EntityModel>;
-  readonly plans: EntityPlans;
-  readonly reader: ReadExecutor;
-  readonly writer: WriteExecutor;
-  /** Domain events of entities with `events` on (`<entity>.created`...), after each write commits. */
-  readonly events: DomainEventPublisher;
 
   constructor(
     @Inject(SVC_MODEL) readonly model: ServiceModel,
     readonly dataSource: DataSource,
-    @Optional() eventEmitter?: EventEmitter2,
-    @Optional() @Inject(MODULE_OPTIONS_TOKEN) options?: SvcModuleOptions,
+    readonly plans: EntityPlans,
+    readonly reader: ReadExecutor,
+    readonly writer: WriteExecutor,
+    /** Domain events of entities with `events` on (`<entity>.created`...), after each write commits. */
+    readonly events: DomainEventPublisher,
+    /** Tenant scope (`scopeBy`) of every CRUD statement. */
+    readonly scope: ScopeEnforcer,
+    /** Users, memberships and sessions of `auth`. */
+    readonly identity: SvcIdentityService,
   ) {
     this.entities = new Map(model.entities.map((entity) => [entity.name, entity]));
-    this.plans = new EntityPlans(dataSource, this.entities);
-    const runner = new SqlRunner(dataSource, readPreparedStatements(options?.env ?? process.env));
-    this.reader = new ReadExecutor(runner, this.plans, (name) => dataSource.driver.escape(name));
-    this.writer = new WriteExecutor(dataSource, this.plans);
-    this.events = new DomainEventPublisher(eventEmitter ?? null);
   }
 
   /** `writer` for one request's writes: each publishes its domain events once committed. */

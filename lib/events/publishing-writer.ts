@@ -1,5 +1,5 @@
 import type { EntityPlan } from '../sql/entity-plan';
-import type { RootCondition } from '../sql/read.executor';
+import type { RootCondition } from '../sql/conditions';
 import type { Replace, WriteExecutor } from '../sql/write.executor';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { DomainEventPublisher } from './domain-event-publisher';

@@ -2,7 +2,9 @@
  * The routes a generated controller can serve, one table shared by `.svcrc` validation
  * (`routes`), the generator (which handlers exist, and what each declares), and `@CrudRoutes()`.
  */
-import type { CrudOperation } from './model';
+
+/** Operations the scope guard can enforce (`scopeOptions.enforceOn`), as routes declare them. */
+export type CrudOperation = 'find' | 'get' | 'create' | 'update' | 'delete';
 
 export interface CrudRouteSpec {
   /** Handler name in the generated controller. */

@@ -15,10 +15,10 @@ export type ColumnType = FieldType | 'uuid';
 /** Primary key strategy of every entity (`idType` in `.svcrc`, default `integer`). */
 export type IdType = 'integer' | 'uuid';
 
-import type { CrudRouteKey } from './crud-routes';
+import type { CrudOperation, CrudRouteKey } from './crud-routes';
 
-/** Operations the scope guard can enforce (`scopeOptions.enforceOn`). */
-export type CrudOperation = 'find' | 'get' | 'create' | 'update' | 'delete';
+/** Operations the scope guard can enforce (`scopeOptions.enforceOn`); defined beside the routes that declare them. */
+export type { CrudOperation };
 
 export const CRUD_OPERATIONS: readonly CrudOperation[] = ['find', 'get', 'create', 'update', 'delete'];
 

@@ -14,7 +14,7 @@
  * Only system work (`skipScope`) is exempt. `bypassRoles` skip the tenant scope, never these rules.
  */
 import { ForbiddenException } from '@nestjs/common';
-import type { RootCondition } from '../sql/read.executor';
+import type { RootCondition } from '../sql/conditions';
 import type { AliasedEntity, SqlContext } from '../sql/sql-context';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { TypedScalar } from '../query/query.types';

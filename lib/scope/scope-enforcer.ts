@@ -1,11 +1,11 @@
-import type { ObjectLiteral } from 'typeorm';
-import type { EntityPlan } from '../sql/entity-plan';
-import type { RelatedCondition, RootCondition } from '../sql/read.executor';
+import type { RelatedCondition, RootCondition } from '../sql/conditions';
+import type { EntityPlan, EntityPlans } from '../sql/entity-plan';
+import { fitsInt4, liveRowSql } from '../sql/predicates';
 import { type AliasedEntity, SqlContext } from '../sql/sql-context';
+import type { SqlExecutor } from '../sql/sql-executor';
 import { ScopeViolationException } from '../exceptions/scope.exceptions';
 import { coerceValue } from '../query/coerce-value';
-import type { CrudOperation, EntityModel, RelationModel } from '../schema/model';
-import type { SvcRuntime } from '../crud/svc-runtime';
+import type { CrudOperation, EntityModel, RelationModel, ServiceModel } from '../schema/model';
 import {
   contextValue,
   decideScope,
@@ -27,10 +27,18 @@ type Id = string | number;
  * it runs whether or not `ScopeGuard` is enabled.
  */
 export class ScopeEnforcer {
-  constructor(private readonly runtime: SvcRuntime) {}
+  private readonly entities: ReadonlyMap<string, EntityModel>;
+
+  constructor(
+    model: ServiceModel,
+    private readonly plans: EntityPlans,
+    private readonly executor: SqlExecutor,
+  ) {
+    this.entities = new Map(model.entities.map((entity) => [entity.name, entity]));
+  }
 
   decide(entity: EntityModel, request: ScopeRequest, operation: CrudOperation): ScopeDecision {
-    return decideScope(entity, request, operation, this.runtime.entities);
+    return decideScope(entity, request, operation, this.entities);
   }
 
   /** Conditions the root rows of `operation` must meet; 403 when the context lacks a scope value. */
@@ -132,7 +140,7 @@ export class ScopeEnforcer {
     for (const path of scope.paths) {
       if (path.relations.length > 0 || values[path.field] !== undefined || path.field === this.plan(entity.name).primaryKey.name) continue;
       const raw = contextValue(request.auth, path.contextKey);
-      const typed = raw === undefined ? null : typedScopeValue(scopeColumn(path, this.runtime.entities), raw);
+      const typed = raw === undefined ? null : typedScopeValue(scopeColumn(path, this.entities), raw);
       if (typed !== null) values[path.field] = typed;
     }
   }
@@ -182,7 +190,7 @@ export class ScopeEnforcer {
   }
 
   private async reference(relation: RelationModel, reference: unknown, request: ScopeRequest): Promise<void> {
-    const targetModel = this.runtime.entity(relation.target);
+    const targetModel = this.plan(relation.target).model;
     // Pointing at a row is reading it: the target's `get` rule decides.
     const decision = this.decide(targetModel, request, 'get');
     if (decision.kind === 'open') return;
@@ -204,25 +212,22 @@ export class ScopeEnforcer {
     const coerced = coerceValue(plan.primaryKey, String(raw));
     if (!coerced.ok) return null;
     const value = coerced.value as string | number;
-    return typeof value === 'number' && Math.abs(value) > 2147483647 ? null : value;
+    return typeof value === 'number' && !fitsInt4(value) ? null : value;
   }
 
   private plan(entityName: string): EntityPlan {
-    return this.runtime.plans.get(entityName);
+    return this.plans.get(entityName);
   }
 
   /** Whether any row of `plan` satisfies `where` (soft-deleted rows included with `withDeleted`). */
   private async any(plan: EntityPlan, withDeleted: boolean, where: (root: AliasedEntity, sql: SqlContext) => string): Promise<boolean> {
-    const dataSource = this.runtime.dataSource;
-    const sql = new SqlContext(this.runtime.plans, (name) => dataSource.driver.escape(name));
+    const sql = new SqlContext(this.plans, (name) => this.executor.escape(name));
     const root: AliasedEntity = { alias: sql.escape('t0'), plan };
-    const qb = dataSource
-      .createQueryBuilder()
-      .select('1', 'one')
-      .from(plan.metadata.target as ObjectLiteral as never, 't0');
-    if (withDeleted) qb.withDeleted();
-    qb.where(where(root, sql)).limit(1);
-    return (await sql.applyTo(qb).getRawOne()) !== undefined;
+    const conditions = [where(root, sql)];
+    const live = withDeleted ? null : liveRowSql(root);
+    if (live !== null) conditions.push(live);
+    const text = `SELECT 1 FROM ${plan.table} ${root.alias} WHERE ${conditions.map((condition) => `(${condition})`).join(' AND ')} LIMIT 1`;
+    return (await this.executor.rows(sql.statement(text))).length > 0;
   }
 }
 

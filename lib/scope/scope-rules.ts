@@ -2,6 +2,7 @@
  * Tenant scope as data and SQL: which values a caller's rows must carry (from `AuthContext`),
  * and the boolean expression that holds exactly for such rows. Nothing here runs a query.
  */
+import { existsThroughSql, fitsInt4 } from '../sql/predicates';
 import type { AliasedEntity, SqlContext } from '../sql/sql-context';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import { coerceValue } from '../query/coerce-value';
@@ -33,7 +34,6 @@ export type ScopeDecision =
   | { readonly kind: 'enforced'; readonly values: readonly ScopeValue[] };
 
 const OPEN: ScopeDecision = { kind: 'open' };
-const INT4_MAX = 2147483647;
 
 /** The caller's value for a scope key: `auth[key]`, with `organizationId`/`workspaceId` standing in for each other. */
 export function contextValue(auth: AuthContext | null, key: string): unknown {
@@ -92,7 +92,7 @@ export function typedScopeValue(column: ColumnModel, raw: unknown): TypedScalar 
   const text = typeof raw === 'number' ? String(raw) : raw;
   const coerced = coerceValue(column, text);
   if (!coerced.ok) return null;
-  if (column.type === 'integer' && Math.abs(coerced.value as number) > INT4_MAX) return null;
+  if (column.type === 'integer' && !fitsInt4(coerced.value as number)) return null;
   return coerced.value;
 }
 
@@ -115,23 +115,7 @@ export function pathSql(
   sql: SqlContext,
 ): string {
   if (value === null) return 'FALSE';
-  if (relations.length === 0) return `${from.alias}.${from.plan.column(field)} = ${sql.param(value)}`;
-  const tables: string[] = [];
-  const where: string[] = [];
-  let previous = from;
-  relations.forEach((name, index) => {
-    const relation = previous.plan.relation(name);
-    const plan = sql.plans.get(relation.target);
-    const alias = sql.alias('z');
-    const link = `${alias}.${plan.primaryKeyColumn} = ${previous.alias}.${previous.plan.column(relation.foreignKey)}`;
-    if (index === 0) {
-      tables.push(`${plan.table} ${alias}`);
-      where.push(link);
-    } else {
-      tables.push(`INNER JOIN ${plan.table} ${alias} ON ${link}`);
-    }
-    previous = { alias, plan };
-  });
-  where.push(`${previous.alias}.${previous.plan.column(field)} = ${sql.param(value)}`);
-  return `EXISTS (SELECT 1 FROM ${tables.join(' ')} WHERE ${where.join(' AND ')})`;
+  const equals = (target: AliasedEntity) => `${target.alias}.${target.plan.column(field)} = ${sql.param(value)}`;
+  if (relations.length === 0) return equals(from);
+  return existsThroughSql(from, relations, sql, { aliasPrefix: 'z', each: () => [] }, equals);
 }

@@ -1,4 +1,4 @@
-import type { DataSource, EntityMetadata } from 'typeorm';
+import type { DataSource, Driver, EntityMetadata } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { ColumnModel, EntityModel, RelationModel } from '../schema/model';
 
@@ -24,8 +24,14 @@ export class EntityPlan {
   readonly writableColumns: readonly WritableColumn[];
   /** `"column" AS "property", ...` over the visible columns, for RETURNING. */
   readonly returning: string;
+  /**
+   * Assignments every UPDATE of the entity makes besides its values, as TypeORM's update builder
+   * does: the `@UpdateDateColumn` to now, the `@VersionColumn` one up.
+   */
+  readonly onUpdate: readonly string[];
   private readonly columnNames = new Map<string, string>();
   private readonly relations = new Map<string, RelationModel>();
+  private readonly driver: Driver;
 
   constructor(
     readonly model: EntityModel,
@@ -51,6 +57,13 @@ export class EntityPlan {
       .filter((column) => column.kind === 'field' || column.kind === 'foreignKey')
       .map((column) => ({ model: column, metadata: metadata.findColumnWithPropertyName(column.name)!, sql: this.column(column.name) }));
     this.returning = this.visibleColumns.map((column) => `${this.column(column.name)} AS ${escape(column.name)}`).join(', ');
+    this.onUpdate = automaticAssignments(metadata, escape);
+    this.driver = dataSource.driver;
+  }
+
+  /** A value as the driver sends it for the column (JSON, dates...), as TypeORM would persist it. */
+  persistentValue(column: WritableColumn, value: unknown): unknown {
+    return this.driver.preparePersistentValue(value, column.metadata);
   }
 
   /** The escaped database name of a column, by property name. */
@@ -66,6 +79,16 @@ export class EntityPlan {
     return relation;
   }
 
+}
+
+/** `SET` assignments of the update-date and version columns of an entity (TypeORM metadata). */
+export function automaticAssignments(metadata: EntityMetadata, escape: (name: string) => string): string[] {
+  const assignments: string[] = [];
+  const updated = metadata.updateDateColumn;
+  if (updated) assignments.push(`${escape(updated.databaseName)} = CURRENT_TIMESTAMP`);
+  const version = metadata.versionColumn;
+  if (version) assignments.push(`${escape(version.databaseName)} = ${escape(version.databaseName)} + 1`);
+  return assignments;
 }
 
 /** Every entity's plan, by entity name. */

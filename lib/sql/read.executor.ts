@@ -1,22 +1,12 @@
 import { BadRequestException } from '@nestjs/common';
 import type { ValidatedQuery } from '../query/query.types';
+import { NO_RELATED, type RelatedCondition, type RootCondition } from './conditions';
 import type { EntityPlans } from './entity-plan';
 import { buildJoinTree, type JoinNode, pathKey } from './join-tree';
+import { liveRowSql, relationLinkSql } from './predicates';
 import { type AliasedEntity, SqlContext } from './sql-context';
-import type { SqlRunner } from './sql-executor';
+import type { SqlExecutor } from './sql-executor';
 import { buildWhereSql } from './where.builder';
-
-/** Extra conditions on the root row, such as the tenant scope or the id of a get-one. */
-export type RootCondition = (root: AliasedEntity, sql: SqlContext) => string;
-
-/**
- * A condition on rows of any entity a read reaches besides its root: to-one joins (in their
- * ON clause), to-many loads and relation filters (in their EXISTS). Null when none applies.
- * The tenant scope of joined entities comes through here.
- */
-export type RelatedCondition = (target: AliasedEntity, sql: SqlContext) => string | null;
-
-const NO_RELATED: RelatedCondition = () => null;
 
 type Row = unknown[];
 type Record_ = Record<string, unknown>;
@@ -56,13 +46,12 @@ interface RootSelection extends Segment {
  * Runs read queries: one statement for the page of root rows and its total
  * (a scalar COUNT sub-query), plus one statement per to-many join, keyed by parent ids.
  * The SQL is written here from the entity plans (every identifier escaped from metadata,
- * every value a `$n` parameter) and run by `SqlRunner` as a prepared statement.
+ * every value a `$n` parameter) and run by `SqlExecutor` as a prepared statement.
  */
 export class ReadExecutor {
   constructor(
-    private readonly runner: SqlRunner,
+    private readonly executor: SqlExecutor,
     private readonly plans: EntityPlans,
-    private readonly escape: (identifier: string) => string,
   ) {}
 
   async list(
@@ -80,7 +69,7 @@ export class ReadExecutor {
     const text =
       `SELECT ${root.select.join(', ')} FROM ${root.from}${root.where}${root.orderBy}` +
       ` LIMIT ${sql.param(query.limit)} OFFSET ${sql.param(query.offset)}`;
-    const rows = await this.runner.rows(sql.statement(text));
+    const rows = await this.executor.rows(sql.statement(text));
     let total: number;
     if (rows.length > 0) {
       total = Number(rows[0][totalIndex]);
@@ -102,7 +91,7 @@ export class ReadExecutor {
     const tree = buildJoinTree(query, this.plans);
     const sql = this.sqlContext();
     const root = this.rootSelection(tree, query, conditions, related, sql, false);
-    const rows = await this.runner.rows(sql.statement(`SELECT ${root.select.join(', ')} FROM ${root.from}${root.where} LIMIT 1`));
+    const rows = await this.executor.rows(sql.statement(`SELECT ${root.select.join(', ')} FROM ${root.from}${root.where} LIMIT 1`));
     if (rows.length === 0) return null;
     const record = hydrate(root.shape, rows[0]);
     await this.loadToMany(tree, [record], related);
@@ -122,12 +111,12 @@ export class ReadExecutor {
   ): Promise<number> {
     const sql = this.sqlContext();
     const root = this.rootSelection(tree, query, conditions, related, sql, false);
-    const [row] = await this.runner.rows(sql.statement(`SELECT COUNT(*) FROM ${root.from}${root.where}`));
+    const [row] = await this.executor.rows(sql.statement(`SELECT COUNT(*) FROM ${root.from}${root.where}`));
     return Number(row?.[0] ?? 0);
   }
 
   private sqlContext(): SqlContext {
-    return new SqlContext(this.plans, this.escape, 'positional');
+    return new SqlContext(this.plans, (name) => this.executor.escape(name));
   }
 
   private rootSelection(
@@ -171,7 +160,7 @@ export class ReadExecutor {
       const toOne = current.toOne.map((child) => {
         const relation = child.relation!;
         const joinedTarget: AliasedEntity = { alias: sql.escape(`t${++aliasCount}`), plan: child.plan };
-        const on = [`${joinedTarget.alias}.${child.plan.primaryKeyColumn} = ${target.alias}.${current.plan.column(relation.foreignKey)}`];
+        const on = [relationLinkSql(relation, target, joinedTarget)];
         if (!includeDeleted) pushLiveCondition(on, joinedTarget);
         const scope = related(joinedTarget, sql);
         if (scope !== null) on.push(`(${scope})`);
@@ -214,7 +203,7 @@ export class ReadExecutor {
     const text =
       `SELECT ${segment.select.join(', ')} FROM ${segment.from} WHERE ${where.join(' AND ')}` +
       ` ORDER BY ${childRoot.alias}.${node.plan.primaryKeyColumn} ASC`;
-    const rows = await this.runner.rows(sql.statement(text));
+    const rows = await this.executor.rows(sql.statement(text));
     const byParent = new Map<unknown, Record_[]>();
     const children: Record_[] = [];
     for (const row of rows) {
@@ -230,9 +219,9 @@ export class ReadExecutor {
   }
 }
 
-/** `deleted_at IS NULL` for entities with soft delete, as TypeORM adds unless `withDeleted`. */
 function pushLiveCondition(conditions: string[], target: AliasedEntity): void {
-  if (target.plan.model.softDelete) conditions.push(`${target.alias}.${target.plan.column('deleted_at')} IS NULL`);
+  const live = liveRowSql(target);
+  if (live !== null) conditions.push(live);
 }
 
 /** The query's sort, then the root key (unless already sorted by it), so pages are deterministic. */

@@ -1,15 +1,8 @@
-import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { EntityPlan, EntityPlans } from './entity-plan';
-import type { Statement } from './sql-executor';
+import type { Statement } from './statement';
 
 /**
- * How values are written into the SQL text: `$1, $2...` for statements run as they are
- * (`Statement`), or `:p0, :p1...` for statements that go through a TypeORM query builder.
- */
-export type PlaceholderStyle = 'positional' | 'named';
-
-/**
- * Collects bound parameters and fresh aliases while one statement is built.
+ * Collects bound parameters (`$1, $2...`) and fresh aliases while one statement is built.
  * Values only ever reach SQL through `param()`.
  */
 export class SqlContext {
@@ -19,13 +12,12 @@ export class SqlContext {
   constructor(
     readonly plans: EntityPlans,
     readonly escape: (identifier: string) => string,
-    private readonly style: PlaceholderStyle = 'named',
   ) {}
 
-  /** Registers a value and returns its placeholder (`$1`, or `:p0` in the named style). */
+  /** Registers a value and returns its placeholder (`$1`, `$2`...). */
   param(value: unknown): string {
     this.parameters.push(value);
-    return this.style === 'positional' ? `$${this.parameters.length}` : `:p${this.parameters.length - 1}`;
+    return `$${this.parameters.length}`;
   }
 
   /** A fresh escaped alias for a sub-query table. */
@@ -33,18 +25,9 @@ export class SqlContext {
     return this.escape(`${prefix}${this.aliasCount++}`);
   }
 
-  /** The statement for SQL text built with this context (positional style). */
-  statement(text: string): Statement {
-    return { text, values: this.parameters };
-  }
-
-  applyTo<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>): SelectQueryBuilder<T> {
-    return qb.setParameters(this.params);
-  }
-
-  /** The values by placeholder name (named style). */
-  get params(): Readonly<Record<string, unknown>> {
-    return Object.fromEntries(this.parameters.map((value, index) => [`p${index}`, value]));
+  /** The statement for SQL text built with this context. */
+  statement(text: string, options: Pick<Statement, 'oneOff'> = {}): Statement {
+    return { text, values: this.parameters, ...options };
   }
 }
 

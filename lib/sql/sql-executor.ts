@@ -1,15 +1,13 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Statement } from './statement';
 
-/** SQL text with `$n` placeholders and the values they stand for. */
-export interface Statement {
-  readonly text: string;
-  readonly values: readonly unknown[];
+/** The part of a `pg` pool or client (or PGlite's node-postgres adapter) the executor needs. */
+interface PgQueryable {
+  query(config: { name?: string; text: string; values: unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[] }>;
 }
 
-/** The part of a `pg` pool (or PGlite's node-postgres adapter) the runner needs. */
-interface PgPool {
-  query(config: { name?: string; text: string; values: unknown[]; rowMode: 'array' }): Promise<{ rows: unknown[][] }>;
-}
+/** Where a statement runs: the pool, or the connection of a transaction (`EntityManager` of `transaction()`). */
+export type SqlConnection = EntityManager | undefined;
 
 /**
  * How many distinct statements get a name. Each named statement is prepared once per pooled
@@ -19,12 +17,13 @@ interface PgPool {
 const MAX_NAMED_STATEMENTS = 2000;
 
 /**
- * Runs the read statements of the CRUD engine on the connection pool, bypassing TypeORM's query
- * runner. Each distinct SQL text (values are always bound parameters, so the text is the query's
- * shape) gets a statement name: PostgreSQL parses and plans it once per connection, then only
- * binds values. Rows come back as arrays, in select-list order.
+ * The one place SQL of the runtime runs: reads, writes, scope checks, identity lookups. Each
+ * distinct SQL text (values are always bound parameters, so the text is the query's shape) gets a
+ * statement name, unless turned off (`SVC_PREPARED_STATEMENTS=false`): PostgreSQL parses and plans
+ * it once per connection, then only binds values. Statements go to the pool (bypassing TypeORM's
+ * query runner) or, inside `transaction()`, to the transaction's own connection.
  */
-export class SqlRunner {
+export class SqlExecutor {
   private readonly names = new Map<string, string>();
 
   constructor(
@@ -32,12 +31,40 @@ export class SqlRunner {
     private readonly prepare: boolean,
   ) {}
 
-  async rows(statement: Statement): Promise<unknown[][]> {
+  /** The rows as arrays, in select-list order. */
+  async rows(statement: Statement, connection?: SqlConnection): Promise<unknown[][]> {
+    return (await this.run(statement, connection, 'array')) as unknown[][];
+  }
+
+  /** The rows as objects keyed by column alias. */
+  async records<T extends object = Record<string, unknown>>(statement: Statement, connection?: SqlConnection): Promise<T[]> {
+    return (await this.run(statement, connection, undefined)) as T[];
+  }
+
+  /** Runs `work` in one transaction; statements given its `EntityManager` run on the transaction's connection. */
+  transaction<T>(work: (connection: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  /** An identifier quoted for PostgreSQL. */
+  escape(identifier: string): string {
+    return this.dataSource.driver.escape(identifier);
+  }
+
+  private async run(statement: Statement, connection: SqlConnection, rowMode: 'array' | undefined): Promise<unknown[]> {
     const { text } = statement;
     const values = statement.values as unknown[];
-    if (this.dataSource.options.logging) this.dataSource.logger.logQuery(text, values);
-    const result = await this.pool().query({ name: this.nameOf(text), text, values, rowMode: 'array' });
-    return result.rows;
+    const logging = this.dataSource.options.logging;
+    if (logging) this.dataSource.logger.logQuery(text, values);
+    const target = await this.target(connection);
+    const name = statement.oneOff ? undefined : this.nameOf(text);
+    try {
+      const result = await target.query({ name, text, values, ...(rowMode ? { rowMode } : {}) });
+      return result.rows;
+    } catch (error) {
+      if (logging) this.dataSource.logger.logQueryError(error as Error, text, values);
+      throw error;
+    }
   }
 
   private nameOf(text: string): string | undefined {
@@ -50,9 +77,12 @@ export class SqlRunner {
     return name;
   }
 
-  private pool(): PgPool {
+  private async target(connection: SqlConnection): Promise<PgQueryable> {
+    const runner = connection?.queryRunner;
+    // A transaction holds its own connection: with PGlite's single one, the pool would wait for it forever.
+    if (runner && !runner.isReleased) return (await runner.connect()) as PgQueryable;
     // TypeORM's PostgresDriver keeps its `pg` pool in `master` (`replication` is not supported here).
-    const pool = (this.dataSource.driver as unknown as { master?: PgPool }).master;
+    const pool = (this.dataSource.driver as unknown as { master?: PgQueryable }).master;
     // Worded so that classifyDatabaseError() answers 503, as for any connection that is gone.
     if (!pool) throw new Error('Database connection is not queryable: the data source is not initialized or was closed');
     return pool;

@@ -1,6 +1,7 @@
 import { OPERATORS } from '../query/operators';
 import type { ColumnRef, FilterOperator, TypedValue, ValidatedWhere } from '../query/query.types';
-import type { RelatedCondition } from './read.executor';
+import type { RelatedCondition } from './conditions';
+import { existsThroughSql, liveRowSql } from './predicates';
 import type { AliasedEntity, SqlContext } from './sql-context';
 
 /** Resolves a to-one relation path joined in the current statement to its alias, if it is joined. */
@@ -68,30 +69,17 @@ function existsChain(
   related: RelatedCondition,
   build: (qualifiedColumn: string, isEnum: boolean) => string,
 ): string {
-  const from: string[] = [];
-  const where: string[] = [];
-  let previous = root;
-  ref.relationPath.forEach((relationName, index) => {
-    const relation = previous.plan.relation(relationName);
-    const plan = sql.plans.get(relation.target);
-    const alias = sql.alias();
-    const link =
-      relation.kind === 'many-to-one'
-        ? `${alias}.${plan.primaryKeyColumn} = ${previous.alias}.${previous.plan.column(relation.foreignKey)}`
-        : `${alias}.${plan.column(relation.foreignKey)} = ${previous.alias}.${previous.plan.primaryKeyColumn}`;
-    if (index === 0) {
-      from.push(`${plan.table} ${alias}`);
-      where.push(link);
-    } else {
-      from.push(`INNER JOIN ${plan.table} ${alias} ON ${link}`);
-    }
-    if (plan.model.softDelete) where.push(`${alias}.${plan.column('deleted_at')} IS NULL`);
-    previous = { alias, plan };
-    const scope = related(previous, sql);
-    if (scope !== null) where.push(`(${scope})`);
-  });
-  where.push(build(`${previous.alias}.${previous.plan.column(ref.column.name)}`, ref.column.type === 'enum'));
-  return `EXISTS (SELECT 1 FROM ${from.join(' ')} WHERE ${where.join(' AND ')})`;
+  const each = (target: AliasedEntity): string[] => {
+    const conditions: string[] = [];
+    const live = liveRowSql(target);
+    if (live !== null) conditions.push(live);
+    const scope = related(target, sql);
+    if (scope !== null) conditions.push(`(${scope})`);
+    return conditions;
+  };
+  return existsThroughSql(root, ref.relationPath, sql, { aliasPrefix: 's', each }, (last) =>
+    build(`${last.alias}.${last.plan.column(ref.column.name)}`, ref.column.type === 'enum'),
+  );
 }
 
 function conditionSql(column: string, isEnum: boolean, operator: FilterOperator, value: TypedValue, sql: SqlContext): string {

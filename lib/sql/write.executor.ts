@@ -1,7 +1,9 @@
-import type { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import type { RootCondition } from './conditions';
 import type { EntityPlan, EntityPlans } from './entity-plan';
-import type { RootCondition } from './read.executor';
+import { rowStateSql, type RowState } from './predicates';
 import { type AliasedEntity, SqlContext } from './sql-context';
+import type { SqlExecutor } from './sql-executor';
 
 type Record_ = Record<string, unknown>;
 
@@ -14,9 +16,6 @@ export type Replace = boolean | ReadonlySet<string>;
 /** The PostgreSQL protocol numbers bind parameters with 16 bits. */
 const MAX_BIND_PARAMETERS = 65535;
 
-/** Raw SQL for "the column's default (NULL when it has none)", used by PUT for omitted fields. */
-const DEFAULT_VALUE = () => 'DEFAULT';
-
 /** Name of the CTE holding the row a tracked write replaces. */
 const PREVIOUS_CTE = 'svc_previous';
 /** Prefix of the RETURNING aliases of the previous row's columns; `:` never occurs in a property name. */
@@ -28,27 +27,29 @@ export interface WriteChange {
   readonly previous?: Record_;
 }
 
+/** What an UPDATE writes: SQL expressions by escaped column, built with the statement's `SqlContext`. */
+type Assignments = (sql: SqlContext) => string[];
+
 /**
  * Single-statement writes with RETURNING, so a write and the record it produced
- * cost one round trip and a failed write changes nothing.
+ * cost one round trip and a failed write changes nothing. The SQL is written here from the
+ * entity plans and run by `SqlExecutor`.
  */
 export class WriteExecutor {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly executor: SqlExecutor,
     private readonly plans: EntityPlans,
   ) {}
 
   /**
-   * Inserts rows (one statement, all or nothing) and returns them in order. The statement is built
-   * here: TypeORM's InsertQueryBuilder spends a third of a 100-row bulk create on its parameter
-   * bookkeeping, which grows with rows × columns. Values go through the driver as TypeORM would
-   * send them (JSON, dates, transformers); an omitted field takes its column DEFAULT. A bulk with
-   * more values than one statement can bind is split, inside one transaction.
+   * Inserts rows (one statement, all or nothing) and returns them in order. Values go through the
+   * driver as TypeORM would send them (JSON, dates, transformers); an omitted field takes its
+   * column DEFAULT. A bulk with more values than one statement can bind is split, inside one transaction.
    */
-  async insert(plan: EntityPlan, rows: readonly Record_[], manager?: EntityManager): Promise<Record_[]> {
+  async insert(plan: EntityPlan, rows: readonly Record_[], connection?: EntityManager): Promise<Record_[]> {
     if (rows.length === 0) return [];
     const rowsPerStatement = Math.max(1, Math.floor(MAX_BIND_PARAMETERS / Math.max(1, plan.writableColumns.length)));
-    if (rows.length <= rowsPerStatement) return this.insertStatement(plan, rows, manager ?? this.dataSource.manager);
+    if (rows.length <= rowsPerStatement) return this.insertStatement(plan, rows, connection);
     const insertAll = async (transaction: EntityManager) => {
       const inserted: Record_[] = [];
       for (let start = 0; start < rows.length; start += rowsPerStatement) {
@@ -56,27 +57,25 @@ export class WriteExecutor {
       }
       return inserted;
     };
-    return manager ? insertAll(manager) : this.dataSource.transaction(insertAll);
+    return connection ? insertAll(connection) : this.executor.transaction(insertAll);
   }
 
-  private async insertStatement(plan: EntityPlan, rows: readonly Record_[], manager: EntityManager): Promise<Record_[]> {
-    const driver = this.dataSource.driver;
+  private async insertStatement(plan: EntityPlan, rows: readonly Record_[], connection: EntityManager | undefined): Promise<Record_[]> {
     const columns = plan.writableColumns;
-    const parameters: unknown[] = [];
+    const sql = this.sqlContext();
     const tuples = rows.map((row) => {
       // An entity without fields still inserts a row: every column takes its default.
       if (columns.length === 0) return '(DEFAULT)';
       const values = columns.map((column) => {
         const value = row[column.model.name];
-        if (value === undefined) return 'DEFAULT';
-        parameters.push(driver.preparePersistentValue(value, column.metadata));
-        return `$${parameters.length}`;
+        return value === undefined ? 'DEFAULT' : sql.param(plan.persistentValue(column, value));
       });
       return `(${values.join(', ')})`;
     });
     const target = columns.length === 0 ? plan.primaryKeyColumn : columns.map((column) => column.sql).join(', ');
-    const sql = `INSERT INTO ${plan.table} (${target}) VALUES ${tuples.join(', ')} RETURNING ${plan.returning}`;
-    return (await manager.query(sql, parameters)) as Record_[];
+    const text = `INSERT INTO ${plan.table} (${target}) VALUES ${tuples.join(', ')} RETURNING ${plan.returning}`;
+    // A bulk's text depends on its row count: only single-row inserts repeat often enough to prepare.
+    return this.executor.records(sql.statement(text, { oneOff: rows.length > 1 }), connection);
   }
 
   /**
@@ -91,59 +90,24 @@ export class WriteExecutor {
     conditions: readonly RootCondition[],
     replace: Replace,
   ): Promise<Record_ | null> {
-    const sql = this.sqlContext();
-    const root: AliasedEntity = { alias: plan.table, plan };
-    const set = writableValues(plan, values, replace);
-    if (Object.keys(set).length === 0) return this.current(plan, id, conditions);
-    const qb = this.dataSource.createQueryBuilder().update(plan.metadata.target);
-    qb.set(set as ObjectLiteral)
-      .where(this.matchSql(root, id, conditions, sql, plan.model.softDelete ? 'live' : 'any'))
-      .setParameters(sql.params)
-      .returning(plan.returning);
-    const result = await qb.execute();
-    const rows = result.raw as Record_[];
-    return rows[0] ?? null;
+    const set = writableAssignments(plan, values, replace);
+    if (set === null) return this.current(plan, id, conditions);
+    const [row] = await this.updateStatement(plan, set, id, conditions, liveOrAny(plan), plan.returning);
+    return row ?? null;
   }
 
   /** Deletes (or soft-deletes) the row with `id` when it satisfies `conditions`; false when none matched. */
   async delete(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<boolean> {
-    const sql = this.sqlContext();
-    const root: AliasedEntity = { alias: plan.table, plan };
-    if (plan.model.softDelete) {
-      const result = await this.dataSource
-        .createQueryBuilder()
-        .update(plan.metadata.target)
-        .set({ deleted_at: () => 'CURRENT_TIMESTAMP' } as ObjectLiteral)
-        .where(this.matchSql(root, id, conditions, sql, 'live'))
-        .setParameters(sql.params)
-        .returning(plan.primaryKeyColumn)
-        .execute();
-      return (result.raw as unknown[]).length > 0;
-    }
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .delete()
-      .from(plan.metadata.target)
-      .where(this.matchSql(root, id, conditions, sql, 'any'))
-      .setParameters(sql.params)
-      .returning(plan.primaryKeyColumn)
-      .execute();
-    return (result.raw as unknown[]).length > 0;
+    const rows = plan.model.softDelete
+      ? await this.updateStatement(plan, softDelete(plan), id, conditions, 'live', plan.primaryKeyColumn)
+      : await this.deleteStatement(plan, id, conditions, plan.primaryKeyColumn);
+    return rows.length > 0;
   }
 
   /** Clears `deleted_at` of a soft-deleted row; null when no deleted row matched. */
   async recover(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<Record_ | null> {
-    const sql = this.sqlContext();
-    const root: AliasedEntity = { alias: plan.table, plan };
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .update(plan.metadata.target)
-      .set({ deleted_at: null } as ObjectLiteral)
-      .where(this.matchSql(root, id, conditions, sql, 'deleted'))
-      .setParameters(sql.params)
-      .returning(plan.returning)
-      .execute();
-    return (result.raw as Record_[])[0] ?? null;
+    const [row] = await this.updateStatement(plan, recovery(plan), id, conditions, 'deleted', plan.returning);
+    return row ?? null;
   }
 
   /** `update()`, also returning the row as it was before (for domain events). Still one statement. */
@@ -154,13 +118,24 @@ export class WriteExecutor {
     conditions: readonly RootCondition[],
     replace: Replace,
   ): Promise<WriteChange | null> {
-    const deleted = plan.model.softDelete ? 'live' : 'any';
-    const set = writableValues(plan, values, replace);
-    if (Object.keys(set).length === 0) {
+    const set = writableAssignments(plan, values, replace);
+    if (set === null) {
       const row = await this.current(plan, id, conditions);
       return row ? { record: row, previous: row } : null;
     }
-    return this.trackedUpdate(plan, id, set, conditions, deleted);
+    return this.trackedUpdate(plan, id, set, conditions, liveOrAny(plan));
+  }
+
+  /** `delete()`, returning the removed (or soft-deleted) row and the row before; null when none matched. */
+  async deleteTracked(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<WriteChange | null> {
+    if (plan.model.softDelete) return this.trackedUpdate(plan, id, softDelete(plan), conditions, 'live');
+    const [row] = await this.deleteStatement(plan, id, conditions, plan.returning);
+    return row ? { record: row, previous: row } : null;
+  }
+
+  /** `recover()`, also returning the row as it was before; null when no deleted row matched. */
+  async recoverTracked(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<WriteChange | null> {
+    return this.trackedUpdate(plan, id, recovery(plan), conditions, 'deleted');
   }
 
   /**
@@ -169,40 +144,31 @@ export class WriteExecutor {
    */
   private async current(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<Record_ | null> {
     const sql = this.sqlContext();
-    const root: AliasedEntity = { alias: plan.table, plan };
-    const row = await this.dataSource
-      .createQueryBuilder()
-      .select(plan.returning)
-      .from(plan.metadata.target, plan.metadata.tableName)
-      .withDeleted()
-      .where(this.matchSql(root, id, conditions, sql, plan.model.softDelete ? 'live' : 'any'))
-      .setParameters(sql.params)
-      .getRawOne<Record_>();
+    const where = this.matchSql(plan, id, conditions, sql, liveOrAny(plan));
+    const [row] = await this.executor.records(sql.statement(`SELECT ${plan.returning} FROM ${plan.table} WHERE ${where}`));
     return row ?? null;
   }
 
-  /** `delete()`, returning the removed (or soft-deleted) row and the row before; null when none matched. */
-  async deleteTracked(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<WriteChange | null> {
-    if (plan.model.softDelete) {
-      return this.trackedUpdate(plan, id, { deleted_at: () => 'CURRENT_TIMESTAMP' }, conditions, 'live');
-    }
+  /** `UPDATE <table> SET ... WHERE <match> RETURNING <returning>`. */
+  private updateStatement(
+    plan: EntityPlan,
+    set: Assignments,
+    id: string | number,
+    conditions: readonly RootCondition[],
+    state: RowState,
+    returning: string,
+  ): Promise<Record_[]> {
     const sql = this.sqlContext();
-    const root: AliasedEntity = { alias: plan.table, plan };
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .delete()
-      .from(plan.metadata.target)
-      .where(this.matchSql(root, id, conditions, sql, 'any'))
-      .setParameters(sql.params)
-      .returning(plan.returning)
-      .execute();
-    const row = (result.raw as Record_[])[0];
-    return row ? { record: row, previous: row } : null;
+    const assignments = [...set(sql), ...plan.onUpdate].join(', ');
+    const where = this.matchSql(plan, id, conditions, sql, state);
+    return this.executor.records(sql.statement(`UPDATE ${plan.table} SET ${assignments} WHERE ${where} RETURNING ${returning}`));
   }
 
-  /** `recover()`, also returning the row as it was before; null when no deleted row matched. */
-  async recoverTracked(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<WriteChange | null> {
-    return this.trackedUpdate(plan, id, { deleted_at: null }, conditions, 'deleted');
+  /** `DELETE FROM <table> WHERE <match> RETURNING <returning>`. */
+  private deleteStatement(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[], returning: string): Promise<Record_[]> {
+    const sql = this.sqlContext();
+    const where = this.matchSql(plan, id, conditions, sql, 'any');
+    return this.executor.records(sql.statement(`DELETE FROM ${plan.table} WHERE ${where} RETURNING ${returning}`));
   }
 
   /**
@@ -214,31 +180,26 @@ export class WriteExecutor {
   private async trackedUpdate(
     plan: EntityPlan,
     id: string | number,
-    set: Record_,
+    set: Assignments,
     conditions: readonly RootCondition[],
-    deleted: 'live' | 'deleted' | 'any',
+    state: RowState,
   ): Promise<WriteChange | null> {
     const sql = this.sqlContext();
-    const root: AliasedEntity = { alias: plan.table, plan };
-    const escape = (name: string) => this.dataSource.driver.escape(name);
+    const escape = sql.escape;
     const previous = escape(PREVIOUS_CTE);
     const columns = plan.visibleColumns;
     const select =
       `SELECT ${columns.map((column) => `${plan.column(column.name)} AS ${escape(column.name)}`).join(', ')} ` +
-      `FROM ${plan.table} WHERE ${this.matchSql(root, id, conditions, sql, deleted)} FOR UPDATE`;
+      `FROM ${plan.table} WHERE ${this.matchSql(plan, id, conditions, sql, state)} FOR UPDATE`;
+    const assignments = [...set(sql), ...plan.onUpdate].join(', ');
     const previousColumns = columns.map(
       (column) => `(SELECT ${previous}.${escape(column.name)} FROM ${previous}) AS ${escape(PREVIOUS_PREFIX + column.name)}`,
     );
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .update(plan.metadata.target)
-      .addCommonTableExpression(select, PREVIOUS_CTE)
-      .set(set as ObjectLiteral)
-      .where(`${plan.table}.${plan.primaryKeyColumn} IN (SELECT ${previous}.${escape(plan.primaryKey.name)} FROM ${previous})`)
-      .setParameters(sql.params)
-      .returning([plan.returning, ...previousColumns].join(', '))
-      .execute();
-    const row = (result.raw as Record_[])[0];
+    const text =
+      `WITH ${previous} AS (${select}) UPDATE ${plan.table} SET ${assignments}` +
+      ` WHERE ${plan.table}.${plan.primaryKeyColumn} IN (SELECT ${previous}.${escape(plan.primaryKey.name)} FROM ${previous})` +
+      ` RETURNING ${[plan.returning, ...previousColumns].join(', ')}`;
+    const [row] = await this.executor.records(sql.statement(text));
     if (!row) return null;
     const record: Record_ = {};
     const before: Record_ = {};
@@ -249,32 +210,47 @@ export class WriteExecutor {
     return { record, previous: before };
   }
 
-  private matchSql(
-    root: AliasedEntity,
-    id: string | number,
-    conditions: readonly RootCondition[],
-    sql: SqlContext,
-    deleted: 'live' | 'deleted' | 'any',
-  ): string {
-    const parts = [`${root.alias}.${root.plan.primaryKeyColumn} = ${sql.param(id)}`];
-    if (deleted !== 'any') {
-      parts.push(`${root.alias}.${root.plan.column('deleted_at')} IS ${deleted === 'live' ? 'NULL' : 'NOT NULL'}`);
-    }
+  /** `<table>.<pk> = $n [AND deleted_at IS [NOT] NULL] AND <conditions>`. */
+  private matchSql(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[], sql: SqlContext, state: RowState): string {
+    const root: AliasedEntity = { alias: plan.table, plan };
+    const parts = [`${root.alias}.${plan.primaryKeyColumn} = ${sql.param(id)}`];
+    const deleted = rowStateSql(root, state);
+    if (deleted !== null) parts.push(deleted);
     for (const condition of conditions) parts.push(condition(root, sql));
     return parts.join(' AND ');
   }
 
   private sqlContext(): SqlContext {
-    return new SqlContext(this.plans, (name) => this.dataSource.driver.escape(name));
+    return new SqlContext(this.plans, (name) => this.executor.escape(name));
   }
 }
 
-/** The body's values for writable columns only; with `fillDefaults`, omitted ones become DEFAULT. */
-function writableValues(plan: EntityPlan, body: Record_, replace: Replace): Record_ {
-  const values: Record_ = {};
-  for (const { model: column } of plan.writableColumns) {
-    if (body[column.name] !== undefined) values[column.name] = body[column.name];
-    else if (replace === true || (replace instanceof Set && !replace.has(column.name))) values[column.name] = DEFAULT_VALUE;
-  }
-  return values;
+/** Updates of a soft-deletable entity touch live rows only. */
+function liveOrAny(plan: EntityPlan): RowState {
+  return plan.model.softDelete ? 'live' : 'any';
+}
+
+function softDelete(plan: EntityPlan): Assignments {
+  return () => [`${plan.column('deleted_at')} = CURRENT_TIMESTAMP`];
+}
+
+function recovery(plan: EntityPlan): Assignments {
+  return () => [`${plan.column('deleted_at')} = NULL`];
+}
+
+/**
+ * The body's values for writable columns only; with `replace`, omitted ones return to DEFAULT
+ * (NULL when the column has none). Null when there is nothing to write.
+ */
+function writableAssignments(plan: EntityPlan, body: Record_, replace: Replace): Assignments | null {
+  const written = plan.writableColumns.filter(
+    ({ model: column }) =>
+      body[column.name] !== undefined || replace === true || (replace instanceof Set && !replace.has(column.name)),
+  );
+  if (written.length === 0) return null;
+  return (sql) =>
+    written.map((column) => {
+      const value = body[column.model.name];
+      return `${column.sql} = ${value === undefined ? 'DEFAULT' : sql.param(plan.persistentValue(column, value))}`;
+    });
 }

@@ -1,0 +1,55 @@
+/**
+ * Import rules of lib/ (checked by test/architecture/layers.spec.ts in `npm test`).
+ *
+ * Layers, lowest first; a layer imports only layers below it:
+ *   base   schema/, query/, interfaces/, exceptions/, logging/, database/, svc.constants.ts, svc.module-definition.ts
+ *   sql    sql/       the SQL context, entity plans, conditions, shared predicates, builders and the one executor
+ *   scope  scope/     tenant scope and identity rules as SQL conditions
+ *   events events/    domain events of writes
+ *   auth   auth/      identity lookups, tokens, guards
+ *   crud   crud/      CrudService and SvcRuntime
+ *   top    svc.module.ts, svc.providers.ts, configure-app.ts, index.ts
+ * The other folders (decorators/, filters/, http/, production/, health/, throttling/, swagger/, validation/,
+ * pipes/) are Nest plumbing: the layers up to events must not import them.
+ */
+const BASE = '^lib/(schema|query|interfaces|exceptions|logging|database)/|^lib/svc[.](constants|module-definition)[.]ts$';
+const PLUMBING = '^lib/(decorators|filters|http|production|health|throttling|swagger|validation|pipes)/';
+const TOP = '^lib/(svc[.]module|svc[.]providers|configure-app|index)[.]ts$';
+
+/** A rule forbidding imports from `from` into any of `to`. */
+function forbid(name, comment, from, to) {
+  return { name, comment, severity: 'error', from: { path: from }, to: { path: to.join('|') } };
+}
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'Modules of lib/ must not import each other in a circle, type-only imports included.',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { circular: true },
+    },
+    forbid('base-imports-upward', 'The base layer knows nothing of SQL, scope, events, auth, CRUD or Nest plumbing.', BASE, [
+      '^lib/(sql|scope|events|auth|crud)/',
+      PLUMBING,
+      TOP,
+    ]),
+    forbid('sql-imports-upward', 'lib/sql is the lowest runtime layer: it imports only the base layer.', '^lib/sql/', [
+      '^lib/(scope|events|auth|crud)/',
+      PLUMBING,
+      TOP,
+    ]),
+    forbid('scope-imports-upward', 'lib/scope sits on lib/sql only.', '^lib/scope/', ['^lib/(events|auth|crud)/', PLUMBING, TOP]),
+    forbid('events-imports-upward', 'lib/events sits on lib/sql only.', '^lib/events/', ['^lib/(scope|auth|crud)/', PLUMBING, TOP]),
+    forbid('auth-imports-upward', 'lib/auth sits on lib/scope and lib/sql.', '^lib/auth/', ['^lib/(events|crud)/', TOP]),
+    forbid('crud-imports-upward', 'lib/crud is used by the module, not the other way round.', '^lib/crud/', [TOP]),
+  ],
+  options: {
+    includeOnly: '^lib/',
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
