@@ -1,6 +1,6 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import type { FastifyAdapter } from '@nestjs/platform-fastify';
-import { Test } from '@nestjs/testing';
+import { Test, type TestingModuleBuilder } from '@nestjs/testing';
 import { configureSvcApp, SvcModule } from '@svc/nest';
 import { createTestDatabase, type TestDatabase } from './databases';
 
@@ -16,15 +16,17 @@ export type AdapterChoice = 'express' | { readonly fastify: ConstructorParameter
 /**
  * Boots `appModule` as `main.ts` would (body limit, CORS, /_docs) on a fresh
  * database of the given kind. `SvcModule.forRoot` reads `env` through the
- * `SVC_TEST_ENV` override so suites never touch `process.env`.
+ * `SVC_TEST_ENV` override so suites never touch `process.env`. `customize` may replace providers
+ * (`overrideProvider(...)`) before the module compiles.
  */
 export async function startApp(
   kind: 'pglite' | 'postgres',
   build: (env: Record<string, string>) => Type<unknown> | DynamicModule,
   adapter: AdapterChoice = 'express',
+  customize: (builder: TestingModuleBuilder) => TestingModuleBuilder = (builder) => builder,
 ): Promise<RunningApp> {
   const database = await createTestDatabase(kind);
-  const moduleRef = await Test.createTestingModule({ imports: [build(database.env)] }).compile();
+  const moduleRef = await customize(Test.createTestingModule({ imports: [build(database.env)] })).compile();
   const options = { logger: ['error', 'warn'] as ('error' | 'warn')[] };
   let app: INestApplication;
   if (adapter === 'express') {
