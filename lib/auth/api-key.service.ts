@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { ServiceModel } from '../schema/model';
+import { SqlExecutor } from '../sql/sql-executor';
 import { SVC_MODEL } from '../svc.constants';
 import {
   type ApiKeyInfo,
@@ -17,7 +17,7 @@ import {
 @Injectable()
 export class SvcApiKeyService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly executor: SqlExecutor,
     @Inject(SVC_MODEL) private readonly model: ServiceModel,
   ) {}
 
@@ -26,21 +26,21 @@ export class SvcApiKeyService {
   }
 
   create(input: CreateApiKeyInput): Promise<CreatedApiKey> {
-    return createApiKey(this.dataSource, this.prefix, input);
+    return createApiKey(this.executor, this.prefix, input);
   }
 
   list(): Promise<ApiKeyInfo[]> {
-    return listApiKeys(this.dataSource);
+    return listApiKeys(this.executor);
   }
 
   revoke(id: string): Promise<boolean> {
-    return revokeApiKey(this.dataSource, id);
+    return revokeApiKey(this.executor, id);
   }
 
   /** The context of a live key, or null. */
   async authenticate(key: string): Promise<AuthContext | null> {
     if (!key.startsWith(`${this.prefix}_`)) return null;
-    const found = await findApiKey(this.dataSource, key);
+    const found = await findApiKey(this.executor, key);
     if (!found) return null;
     const field = this.model.auth?.organizationField ?? 'organizationId';
     return {

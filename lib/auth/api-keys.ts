@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { isUuid } from '../sql/predicates';
+import { SqlExecutor } from '../sql/sql-executor';
 import { SvcApiKey } from './auth.entities';
 
 /** What `svc keys create` and `ApiKeyService.create()` take. */
@@ -35,7 +36,18 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-function info(row: SvcApiKey): ApiKeyInfo {
+/** Where the statements on `svc_api_keys` run: the application's executor, or a data source (the CLI), unprepared. */
+export type ApiKeySource = DataSource | SqlExecutor;
+
+function executorOf(source: ApiKeySource): SqlExecutor {
+  return source instanceof SqlExecutor ? source : new SqlExecutor(source, false);
+}
+
+const INFO_FIELDS = ['id', 'name', 'prefix', 'roles', 'organizationId', 'created_at', 'revoked_at'] as const;
+
+type InfoRow = Pick<SvcApiKey, (typeof INFO_FIELDS)[number]>;
+
+function info(row: InfoRow): ApiKeyInfo {
   return {
     id: row.id,
     name: row.name,
@@ -48,46 +60,60 @@ function info(row: SvcApiKey): ApiKeyInfo {
 }
 
 /** Creates a key `<prefix>_<43 base64url characters>` (256 random bits) and stores its hash. */
-export async function createApiKey(dataSource: DataSource, prefix: string, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+export async function createApiKey(source: ApiKeySource, prefix: string, input: CreateApiKeyInput): Promise<CreatedApiKey> {
   const name = input.name.trim();
   if (name === '') throw new Error('An API key needs a name');
   const secret = randomBytes(32).toString('base64url');
   const key = `${prefix}_${secret}`;
-  const repository = dataSource.getRepository(SvcApiKey);
-  const row = await repository.save(
-    repository.create({
+  const executor = executorOf(source);
+  const t = executor.table(SvcApiKey);
+  const columns = ['name', 'prefix', 'hash', 'roles', 'organizationId'].map((property) => t.column(property));
+  const [row] = await executor.records<InfoRow>({
+    text: `INSERT INTO ${t.name} (${columns.join(', ')}) VALUES ($1, $2, $3, $4, $5) RETURNING ${t.select(INFO_FIELDS)}`,
+    values: [
       name,
-      prefix: `${prefix}_${secret.slice(0, VISIBLE_SECRET_CHARS)}`,
-      hash: hashApiKey(key),
-      roles: [...new Set((input.roles ?? []).map((role) => role.trim()).filter((role) => role !== ''))],
-      organizationId: input.organizationId ?? null,
-      revoked_at: null,
-    }),
-  );
+      `${prefix}_${secret.slice(0, VISIBLE_SECRET_CHARS)}`,
+      hashApiKey(key),
+      [...new Set((input.roles ?? []).map((role) => role.trim()).filter((role) => role !== ''))],
+      input.organizationId ?? null,
+    ],
+  });
   return { ...info(row), key };
 }
 
-export async function listApiKeys(dataSource: DataSource): Promise<ApiKeyInfo[]> {
-  const rows = await dataSource.getRepository(SvcApiKey).find({ order: { created_at: 'ASC' } });
+export async function listApiKeys(source: ApiKeySource): Promise<ApiKeyInfo[]> {
+  const executor = executorOf(source);
+  const t = executor.table(SvcApiKey);
+  const rows = await executor.records<InfoRow>({
+    text: `SELECT ${t.select(INFO_FIELDS)} FROM ${t.name} ORDER BY ${t.column('created_at')} ASC`,
+    values: [],
+  });
   return rows.map(info);
 }
 
 /** Revokes a key by id; false when there is no such key or it was already revoked. */
-export async function revokeApiKey(dataSource: DataSource, id: string): Promise<boolean> {
+export async function revokeApiKey(source: ApiKeySource, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
-  const result = await dataSource
-    .createQueryBuilder()
-    .update(SvcApiKey)
-    .set({ revoked_at: () => 'CURRENT_TIMESTAMP' })
-    .where('id = :id AND revoked_at IS NULL', { id })
-    .execute();
-  return (result.affected ?? 0) > 0;
+  const executor = executorOf(source);
+  const t = executor.table(SvcApiKey);
+  const rows = await executor.records({
+    text:
+      `UPDATE ${t.name} SET ${t.column('revoked_at')} = CURRENT_TIMESTAMP` +
+      ` WHERE ${t.column('id')} = $1 AND ${t.column('revoked_at')} IS NULL RETURNING ${t.column('id')}`,
+    values: [id],
+  });
+  return rows.length > 0;
 }
 
 /** The live key matching `key` (hash lookup, then a constant-time comparison of the hashes), or null. */
-export async function findApiKey(dataSource: DataSource, key: string): Promise<ApiKeyInfo | null> {
+export async function findApiKey(source: ApiKeySource, key: string): Promise<ApiKeyInfo | null> {
   const hash = hashApiKey(key);
-  const row = await dataSource.getRepository(SvcApiKey).findOne({ where: { hash } });
+  const executor = executorOf(source);
+  const t = executor.table(SvcApiKey);
+  const [row] = await executor.records<InfoRow & { hash: string }>({
+    text: `SELECT ${t.select([...INFO_FIELDS, 'hash'])} FROM ${t.name} WHERE ${t.column('hash')} = $1 LIMIT 1`,
+    values: [hash],
+  });
   if (!row) return null;
   const expected = Buffer.from(row.hash, 'hex');
   const given = Buffer.from(hash, 'hex');

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityMetadata } from 'typeorm';
+import type { EntityTable } from '../sql/entity-table';
 import { SqlExecutor } from '../sql/sql-executor';
 import { SvcRefreshToken } from './auth.entities';
 
@@ -19,23 +19,18 @@ const GRANT_FIELDS = ['family', 'userId', 'organizationId', 'sessionId'] as cons
  */
 @Injectable()
 export class SvcRefreshTokenStore {
-  private table?: { readonly name: string; readonly columns: ReadonlyMap<string, string> };
-
-  constructor(
-    private readonly executor: SqlExecutor,
-    private readonly dataSource: DataSource,
-  ) {}
+  constructor(private readonly executor: SqlExecutor) {}
 
   /**
    * Marks an unused, unrevoked, unexpired token used and returns its grant; null when it was not
    * claimable. One conditional UPDATE, so two concurrent uses cannot both succeed.
    */
   async claim(jti: string): Promise<RefreshTokenGrant | null> {
-    const c = this.columns();
+    const t = this.table();
     const [row] = await this.executor.records<RefreshTokenGrant>({
       text:
-        `UPDATE ${this.tableName()} SET ${c('used_at')} = CURRENT_TIMESTAMP WHERE ${c('jti')} = $1 AND ${c('used_at')} IS NULL` +
-        ` AND ${c('revoked_at')} IS NULL AND ${c('expires_at')} > CURRENT_TIMESTAMP RETURNING ${this.grantColumns()}`,
+        `UPDATE ${t.name} SET ${t.column('used_at')} = CURRENT_TIMESTAMP WHERE ${t.column('jti')} = $1 AND ${t.column('used_at')} IS NULL` +
+        ` AND ${t.column('revoked_at')} IS NULL AND ${t.column('expires_at')} > CURRENT_TIMESTAMP RETURNING ${t.select(GRANT_FIELDS)}`,
       values: [jti],
     });
     return row ?? null;
@@ -43,11 +38,10 @@ export class SvcRefreshTokenStore {
 
   /** Stores a new token; its `jti`. */
   async issue(token: NewRefreshToken): Promise<string> {
-    const c = this.columns();
+    const t = this.table();
+    const columns = [...GRANT_FIELDS, 'expires_at'].map((property) => t.column(property));
     const [row] = await this.executor.records<{ jti: string }>({
-      text:
-        `INSERT INTO ${this.tableName()} (${[...GRANT_FIELDS.map(c), c('expires_at')].join(', ')})` +
-        ` VALUES ($1, $2, $3, $4, $5) RETURNING ${c('jti')} AS ${this.executor.escape('jti')}`,
+      text: `INSERT INTO ${t.name} (${columns.join(', ')}) VALUES ($1, $2, $3, $4, $5) RETURNING ${t.select(['jti'])}`,
       values: [token.family, token.userId, token.organizationId, token.sessionId, token.expiresAt],
     });
     return row.jti;
@@ -55,9 +49,9 @@ export class SvcRefreshTokenStore {
 
   /** The grant of a token in any state, or null when there is no such token. */
   async find(jti: string): Promise<RefreshTokenGrant | null> {
-    const c = this.columns();
+    const t = this.table();
     const [row] = await this.executor.records<RefreshTokenGrant>({
-      text: `SELECT ${this.grantColumns()} FROM ${this.tableName()} WHERE ${c('jti')} = $1`,
+      text: `SELECT ${t.select(GRANT_FIELDS)} FROM ${t.name} WHERE ${t.column('jti')} = $1`,
       values: [jti],
     });
     return row ?? null;
@@ -65,56 +59,36 @@ export class SvcRefreshTokenStore {
 
   /** Revokes every live token of a family. */
   async revokeFamily(family: string): Promise<void> {
-    await this.revokeWhere(`${this.columns()('family')} = $1`, [family]);
+    await this.revokeWhere((t) => `${t.column('family')} = $1`, [family]);
   }
 
   /** Revokes every live token of a session. */
   async revokeSession(sessionId: string): Promise<void> {
-    await this.revokeWhere(`${this.columns()('sessionId')} = $1`, [sessionId]);
+    await this.revokeWhere((t) => `${t.column('sessionId')} = $1`, [sessionId]);
   }
 
   /** Revokes every live token of a user, except those of the session `keep`. */
   async revokeUser(userId: string, keep: string | null): Promise<void> {
-    const c = this.columns();
-    if (keep === null) return this.revokeWhere(`${c('userId')} = $1`, [userId]);
-    await this.revokeWhere(`${c('userId')} = $1 AND (${c('sessionId')} IS NULL OR ${c('sessionId')} <> $2)`, [userId, keep]);
+    if (keep === null) {
+      await this.revokeWhere((t) => `${t.column('userId')} = $1`, [userId]);
+      return;
+    }
+    await this.revokeWhere(
+      (t) => `${t.column('userId')} = $1 AND (${t.column('sessionId')} IS NULL OR ${t.column('sessionId')} <> $2)`,
+      [userId, keep],
+    );
   }
 
-  private async revokeWhere(condition: string, values: unknown[]): Promise<void> {
-    const c = this.columns();
+  private async revokeWhere(condition: (table: EntityTable) => string, values: unknown[]): Promise<void> {
+    const t = this.table();
     await this.executor.records({
-      text: `UPDATE ${this.tableName()} SET ${c('revoked_at')} = CURRENT_TIMESTAMP WHERE ${condition} AND ${c('revoked_at')} IS NULL`,
+      text: `UPDATE ${t.name} SET ${t.column('revoked_at')} = CURRENT_TIMESTAMP WHERE ${condition(t)} AND ${t.column('revoked_at')} IS NULL`,
       values,
     });
   }
 
-  private grantColumns(): string {
-    const c = this.columns();
-    return GRANT_FIELDS.map((field) => `${c(field)} AS ${this.executor.escape(field)}`).join(', ');
-  }
-
-  private tableName(): string {
-    return this.resolve().name;
-  }
-
-  /** The escaped column of a property. */
-  private columns(): (property: string) => string {
-    const { columns } = this.resolve();
-    return (property) => {
-      const column = columns.get(property);
-      if (column === undefined) throw new Error(`svc_refresh_tokens has no column for "${property}"`);
-      return column;
-    };
-  }
-
-  /** Read once, on first use: the entity is registered only when `auth.userEntity` is set. */
-  private resolve(): { readonly name: string; readonly columns: ReadonlyMap<string, string> } {
-    if (!this.table) {
-      const metadata: EntityMetadata = this.dataSource.getMetadata(SvcRefreshToken);
-      const escape = (name: string) => this.executor.escape(name);
-      const name = metadata.schema ? `${escape(metadata.schema)}.${escape(metadata.tableName)}` : escape(metadata.tableName);
-      this.table = { name, columns: new Map(metadata.columns.map((column) => [column.propertyName, escape(column.databaseName)])) };
-    }
-    return this.table;
+  /** Resolved on use: the entity is registered only when `auth.userEntity` is set. */
+  private table(): EntityTable {
+    return this.executor.table(SvcRefreshToken);
   }
 }

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { EntityTable } from './entity-table';
 import type { Statement } from './statement';
 
 /** The part of a `pg` pool or client (or PGlite's node-postgres adapter) the executor needs. */
@@ -25,6 +26,7 @@ const MAX_NAMED_STATEMENTS = 2000;
  */
 export class SqlExecutor {
   private readonly names = new Map<string, string>();
+  private readonly tables = new Map<Function, EntityTable>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -44,6 +46,16 @@ export class SqlExecutor {
   /** Runs `work` in one transaction; statements given its `EntityManager` run on the transaction's connection. */
   transaction<T>(work: (connection: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
+  }
+
+  /** The names of a registered TypeORM entity outside the service model (`svc_api_keys`...). */
+  table(entity: Function): EntityTable {
+    let table = this.tables.get(entity);
+    if (!table) {
+      table = new EntityTable(this.dataSource.getMetadata(entity), (name) => this.escape(name));
+      this.tables.set(entity, table);
+    }
+    return table;
   }
 
   /** An identifier quoted for PostgreSQL. */
