@@ -20,7 +20,7 @@ const MAX_NAMED_STATEMENTS = 2000;
 /**
  * The one place SQL of the runtime runs: reads, writes, scope checks, identity lookups. Each
  * distinct SQL text (values are always bound parameters, so the text is the query's shape) gets a
- * statement name, unless turned off (`SVC_PREPARED_STATEMENTS=false`): PostgreSQL parses and plans
+ * statement name, unless turned off (`DATABASE_PREPARED_STATEMENTS=false`): PostgreSQL parses and plans
  * it once per connection, then only binds values. Statements go to the pool (bypassing TypeORM's
  * query runner) or, inside `transaction()`, to the transaction's own connection.
  */
