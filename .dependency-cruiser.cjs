@@ -2,7 +2,7 @@
  * Import rules of lib/ (checked by test/architecture/layers.spec.ts in `npm test`).
  *
  * Layers, lowest first; a layer imports only layers below it:
- *   base   schema/, query/, interfaces/, exceptions/, logging/, database/, svc.constants.ts, svc.module-definition.ts
+ *   base   schema/, query/, interfaces/, exceptions/, logging/, database/, svc.constants.ts, svc.module-definition.ts, node-env.ts
  *   sql    sql/       the SQL context, entity plans, conditions, shared predicates, builders and the one executor
  *   scope  scope/     tenant scope and identity rules as SQL conditions
  *   events events/    domain events of writes
@@ -10,9 +10,10 @@
  *   crud   crud/      CrudService and SvcRuntime
  *   top    svc.module.ts, svc.providers.ts, configure-app.ts, index.ts
  * The other folders (decorators/, filters/, http/, production/, health/, throttling/, swagger/, validation/,
- * pipes/) are Nest plumbing: the layers up to events must not import them.
+ * pipes/) are Nest plumbing: the layers up to events must not import them. Folders must not import each other in a
+ * circle either (auth/ <-> production/, say): the spec checks that on the module graph this tool reports.
  */
-const BASE = '^lib/(schema|query|interfaces|exceptions|logging|database)/|^lib/svc[.](constants|module-definition)[.]ts$';
+const BASE = '^lib/(schema|query|interfaces|exceptions|logging|database)/|^lib/(svc[.]constants|svc[.]module-definition|node-env)[.]ts$';
 const PLUMBING = '^lib/(decorators|filters|http|production|health|throttling|swagger|validation|pipes)/';
 const TOP = '^lib/(svc[.]module|svc[.]providers|configure-app|index)[.]ts$';
 

@@ -25,7 +25,7 @@ export { SvcValidationPipe } from './validation/svc-validation.pipe';
 export { IsDecimalValue, fitsDecimal, type DecimalOptions } from './validation/is-decimal-value.decorator';
 export { flattenValidationErrors, type FieldError } from './validation/validation-errors';
 export { SvcExceptionFilter } from './filters/svc-exception.filter';
-export { errorBody, type ErrorBody } from './filters/error-body';
+export { errorBody, type ErrorBody } from './exceptions/error-body';
 
 // OpenAPI
 export {

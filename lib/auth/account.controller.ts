@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nes
 import { Auth } from '../decorators/auth.decorator';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { SvcModuleOptions } from '../interfaces/svc-module-options.interface';
-import { isProduction } from '../production/production-config';
+import { isProduction } from '../node-env';
 import { MODULE_OPTIONS_TOKEN } from '../svc.module-definition';
 import { ApiErrorResponses } from '../swagger/api-crud.decorators';
 import { ChangePasswordDto, LogoutDto, ResetPasswordDto } from './account.dto';

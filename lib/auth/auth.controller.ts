@@ -2,7 +2,7 @@ import { Body, Controller, Headers, HttpCode, HttpStatus, Inject, Optional, Post
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../decorators/public.decorator';
 import type { SvcModuleOptions } from '../interfaces/svc-module-options.interface';
-import { isProduction } from '../production/production-config';
+import { isProduction } from '../node-env';
 import { ApiErrorResponses } from '../swagger/api-crud.decorators';
 import { MODULE_OPTIONS_TOKEN } from '../svc.module-definition';
 import { ORGANIZATION_HEADER } from './auth.constants';

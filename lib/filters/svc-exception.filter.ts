@@ -5,7 +5,7 @@ import { byteSize } from '../http/json-body';
 import { QueryError } from '../query/query.error';
 import type { ServiceModel } from '../schema/model';
 import { SVC_MODEL } from '../svc.constants';
-import { type ErrorBody, errorBody, reasonPhrase } from './error-body';
+import { type ErrorBody, errorBody, reasonPhrase } from '../exceptions/error-body';
 
 /** What body-parser attaches to the errors it raises. */
 interface BodyParserError {

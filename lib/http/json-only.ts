@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorBody } from '../filters/error-body';
+import { errorBody } from '../exceptions/error-body';
 
 type Next = (error?: unknown) => void;
 

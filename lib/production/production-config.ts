@@ -1,5 +1,6 @@
 import { MIN_SECRET_LENGTH, weakJwtSecretProblem } from '../auth/jwt-secret';
 import { svcLogLevels } from '../logging/log-levels';
+import { isProduction } from '../node-env';
 import type { ServiceModel } from '../schema/model';
 
 type Env = Record<string, string | undefined>;
@@ -17,10 +18,7 @@ function value(env: Env, name: string): string | undefined {
   return raw ? raw : undefined;
 }
 
-/** Whether `NODE_ENV` is `production`. */
-export function isProduction(env: Env = process.env): boolean {
-  return value(env, 'NODE_ENV')?.toLowerCase() === 'production';
-}
+export { isProduction };
 
 /**
  * What makes `env` unfit for production, one sentence per problem (empty when fit):

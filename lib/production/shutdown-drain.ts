@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorBody } from '../filters/error-body';
+import { errorBody } from '../exceptions/error-body';
 
 type Next = (error?: unknown) => void;
 
