@@ -3,8 +3,9 @@ import { CheckContext, fieldPath, GENERATED_COLUMNS, relationshipPath } from './
 import type { JsonValue } from './model';
 import type { RawEntity, RawField } from './raw-svcrc.types';
 
-const INT4_MIN = -2147483648;
-const INT4_MAX = 2147483647;
+/** Range of a PostgreSQL `integer` (int4): of integer defaults here, of integer keys in the SQL layer. */
+export const INT4_MIN = -2147483648;
+export const INT4_MAX = 2147483647;
 const DECIMAL_TEXT = /^-?[0-9]+(\.[0-9]+)?$/;
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/;
 

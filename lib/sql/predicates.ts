@@ -2,11 +2,12 @@
  * SQL rules shared by every statement builder, each written once: live rows, relation links and
  * EXISTS chains, and which keys can exist at all.
  */
+import { INT4_MAX } from '../schema/check-fields';
 import type { ColumnModel, RelationModel } from '../schema/model';
 import type { AliasedEntity, SqlContext } from './sql-context';
 
 /** Largest value of a PostgreSQL `integer` (int4); larger integer keys cannot exist. */
-export const INT4_MAX = 2147483647;
+export { INT4_MAX };
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
