@@ -23,6 +23,8 @@ import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { SqlExecutor } from '../../lib/sql/sql-executor';
+import type { Statement } from '../../lib/sql/statement';
 import { type AttacksWorld, mintToken, seedAttacksWorld } from '../apps/attacks/fixtures';
 import { ATTACKS_JWT_SECRET, attacksAppModule } from '../apps/attacks/src/app.module';
 import { DocumentService } from '../apps/attacks/src/autogen/documents/document.service';
@@ -454,8 +456,15 @@ describe.each(DATABASE_KINDS)('auth attacks (%s)', (kind) => {
     afterEach(() => jest.restoreAllMocks());
 
     it('looks a key up by its SHA-256 digest only, then compares digests with crypto.timingSafeEqual', async () => {
-      const repository = running.app.get(DataSource).getRepository(SvcApiKey);
-      const lookups = jest.spyOn(repository, 'findOne');
+      // Every statement of the runtime goes through its SqlExecutor: the lookups are its statements on svc_api_keys.
+      const executor = running.app.get(SqlExecutor);
+      const apiKeys = executor.table(SvcApiKey);
+      const statements = jest.spyOn(executor, 'records');
+      const lookupsOf = () =>
+        statements.mock.calls
+          .map((call) => call[0] as Statement)
+          .filter((statement) => statement.text.includes(`FROM ${apiKeys.name} WHERE`))
+          .map((statement) => ({ where: statement.text.slice(statement.text.indexOf(' WHERE ')), values: statement.values }));
       const compare = jest.spyOn(nodeCrypto, 'timingSafeEqual');
       const secret = w.keyA.slice('atk_'.length);
       const flip = (c: string) => (c === 'A' ? 'B' : 'A');
@@ -467,18 +476,20 @@ describe.each(DATABASE_KINDS)('auth attacks (%s)', (kind) => {
       };
       const seen: Record<string, { status: number; lookups: unknown[]; compared: number[][] }> = {};
       for (const [name, key] of Object.entries(keys)) {
-        lookups.mockClear();
+        statements.mockClear();
         compare.mockClear();
         const res = await http().get('/documents').set('X-API-Key', key);
         seen[name] = {
           status: res.status,
-          lookups: lookups.mock.calls.map((call) => call[0]),
+          lookups: lookupsOf(),
           compared: compare.mock.calls.map((call) => call.map((buffer) => (buffer as Buffer).length)),
         };
         // The key itself (or any part of its secret) never reaches the database.
-        expect(JSON.stringify(lookups.mock.calls)).not.toContain(secret.slice(6, 20));
+        expect(JSON.stringify(statements.mock.calls)).not.toContain(secret.slice(6, 20));
       }
-      const by = (key: string) => [{ where: { hash: createHash('sha256').update(key).digest('hex') } }];
+      const by = (key: string) => [
+        { where: ` WHERE ${apiKeys.column('hash')} = $1 LIMIT 1`, values: [createHash('sha256').update(key).digest('hex')] },
+      ];
       expect(seen).toEqual({
         valid: { status: 200, lookups: by(keys.valid), compared: [[32, 32]] },
         // A wrong key, wherever it differs, costs the same one lookup by digest and finds nothing.
@@ -502,13 +513,12 @@ describe.each(DATABASE_KINDS)('auth attacks (%s)', (kind) => {
         roles: [],
         organizationId: null,
       };
-      const fake = { getRepository: () => ({ findOne: async () => ({ ...row, created_at: new Date(), revoked_at: null }) }) } as never;
-      expect(await findApiKey(fake, key)).toBeNull();
+      const executor = running.app.get(SqlExecutor);
+      jest.spyOn(executor, 'records').mockResolvedValueOnce([{ ...row, created_at: new Date(), revoked_at: null }]);
+      expect(await findApiKey(executor, key)).toBeNull();
       expect(compare).toHaveBeenCalledTimes(1);
-      const exact = {
-        getRepository: () => ({ findOne: async () => ({ ...row, hash: digest, created_at: new Date(), revoked_at: null }) }),
-      } as never;
-      expect(await findApiKey(exact, key)).toMatchObject({ id: row.id });
+      jest.spyOn(executor, 'records').mockResolvedValueOnce([{ ...row, hash: digest, created_at: new Date(), revoked_at: null }]);
+      expect(await findApiKey(executor, key)).toMatchObject({ id: row.id });
     });
 
     if (STRESS) {
