@@ -13,10 +13,10 @@ const PAGE = join(ROOT, 'docs', 'svcrc.md');
 const SCHEMA = JSON.parse(readFileSync(join(ROOT, 'schemas', 'svcrc.schema.json'), 'utf8')) as object;
 
 describe('the key reference of docs/svcrc.md', () => {
-  it('is the one the JSON Schema gives (regenerate: npm run build && node scripts/docs-svcrc.js)', () => {
+  it('is the one the JSON Schema gives (regenerate: npm run build && node scripts/docs-generate.js)', () => {
     const page = readFileSync(PAGE, 'utf8');
     if (withSvcrcReference(page, SCHEMA) !== page) {
-      throw new Error('docs/svcrc.md: the key reference is out of date; run: npm run build && node scripts/docs-svcrc.js');
+      throw new Error('docs/svcrc.md: the key reference is out of date; run: npm run build && node scripts/docs-generate.js');
     }
   });
 
