@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { SqlExecutor } from '../sql/sql-executor';
 
 /** How long the database may take to answer `SELECT 1` before it counts as down. */
 export const DATABASE_HEALTH_TIMEOUT_MS = 2_000;
@@ -15,11 +16,15 @@ export const DATABASE_HEALTH_TIMEOUT_MS = 2_000;
 @Injectable()
 export class DatabaseHealthIndicator {
   private readonly logger = new Logger('Health');
+  /** Its own, unprepared: the module also works beside a data source that `SvcModule` does not manage. */
+  private readonly executor: SqlExecutor;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly health: HealthIndicatorService,
-  ) {}
+  ) {
+    this.executor = new SqlExecutor(dataSource, false);
+  }
 
   async check(key = 'database', timeoutMs = DATABASE_HEALTH_TIMEOUT_MS): Promise<HealthIndicatorResult> {
     const indicator = this.health.check(key);
@@ -27,7 +32,7 @@ export class DatabaseHealthIndicator {
     const result = await indicator
       .attempt(async () => {
         try {
-          await this.dataSource.query('SELECT 1');
+          await this.executor.rows({ text: 'SELECT 1', values: [] });
         } catch (error) {
           this.logger.warn(`Database health check failed: ${(error as Error).message}`);
           throw new Error('Database unavailable');
