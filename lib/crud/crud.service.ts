@@ -12,6 +12,7 @@ import { IdentityRules } from '../scope/identity-rules';
 import { ScopeEnforcer } from '../scope/scope-enforcer';
 import type { SvcRuntime } from '../svc-runtime';
 import type { EntityPlan } from './entity-plan';
+import { TOTAL_COUNT_HEADER } from './total-count-header';
 import type { RelatedCondition, RootCondition } from './read.executor';
 
 const EMPTY_QUERY: ParsedQuery = {
@@ -53,17 +54,23 @@ export class CrudService<T extends ObjectLiteral> {
     this.identity = new IdentityRules(runtime.model);
   }
 
-  /** `GET /<entities>`: one page of records matching the query. */
-  async findMany(request: CrudRequest): Promise<Page<Partial<T>>> {
+  /**
+   * `GET /<entities>`, as @nestjsx/crud answers it: a page object when the query has `page` or
+   * `offset` (or `api.pagination.alwaysPaginate` is set), otherwise a plain array of at most
+   * `limit` rows (`maxLimit` without `limit`). Either way the response's `X-Total-Count` header
+   * gives the number of matching rows.
+   */
+  async getMany(request: CrudRequest): Promise<Page<Partial<T>> | Partial<T>[]> {
     const query = this.validate(request.query);
+    if (query.paginated) return this.page(query, request);
     const { data, total } = await this.runtime.reader.list(query, this.allConditions(request, 'find'), this.related(request, 'find'));
-    return {
-      data: data as Partial<T>[],
-      count: data.length,
-      total,
-      page: query.page,
-      pageCount: Math.ceil(total / query.limit),
-    };
+    request.setHeader?.(TOTAL_COUNT_HEADER, String(total));
+    return data as Partial<T>[];
+  }
+
+  /** One page of records matching the query, whatever the query says about pagination: for your own code. */
+  async findMany(request: CrudRequest): Promise<Page<Partial<T>>> {
+    return this.page(this.validate(request.query, true), request);
   }
 
   /** `GET /<entities>/:id`. */
@@ -195,8 +202,21 @@ export class CrudService<T extends ObjectLiteral> {
     };
   }
 
-  private validate(query: ParsedQuery): ValidatedQuery {
-    return validateQuery(query, this.entity, this.runtime.entities, this.runtime.model.api.pagination);
+  private async page(query: ValidatedQuery, request: CrudRequest): Promise<Page<Partial<T>>> {
+    const { data, total } = await this.runtime.reader.list(query, this.allConditions(request, 'find'), this.related(request, 'find'));
+    request.setHeader?.(TOTAL_COUNT_HEADER, String(total));
+    return {
+      data: data as Partial<T>[],
+      count: data.length,
+      total,
+      page: query.page,
+      pageCount: Math.ceil(total / query.limit),
+    };
+  }
+
+  private validate(query: ParsedQuery, alwaysPaginate = false): ValidatedQuery {
+    const { pagination } = this.runtime.model.api;
+    return validateQuery(query, this.entity, this.runtime.entities, alwaysPaginate ? { ...pagination, alwaysPaginate } : pagination);
   }
 
   private idCondition(id: Id): RootCondition {

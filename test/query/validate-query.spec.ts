@@ -196,7 +196,7 @@ describe('validateQuery', () => {
     ])('%s', (qs, expected) => expect(page(qs)).toEqual(expected));
 
     it('lowers limit to a maxLimit below the default', () => {
-      const q = validateQuery(EMPTY, Task, ENTITIES, { defaultLimit: 50, maxLimit: 20 });
+      const q = validateQuery(EMPTY, Task, ENTITIES, { defaultLimit: 50, maxLimit: 20, alwaysPaginate: false });
       expect(q.limit).toBe(20);
     });
 
