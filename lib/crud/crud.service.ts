@@ -103,11 +103,13 @@ export class CrudService<T extends ObjectLiteral> {
   }
 
   /**
-   * `PUT /<entities>/:id`: omitted fields return to their default, or null; an omitted password,
-   * and an omitted authority field of an identity entity, keep their stored value.
+   * `PUT /<entities>/:id`. By default (`api.put: "merge"`, as @nestjsx/crud's `replaceOne`) the body is
+   * written over the stored row: omitted fields keep their values. With `api.put: "replace"` omitted
+   * fields return to their default, or null; an omitted password, and an omitted authority field of
+   * an identity entity, still keep their stored value. A missing id answers 404 either way.
    */
   async replaceOne(id: Id, body: object, request: CrudRequest): Promise<Partial<T>> {
-    return this.write(id, body, request, true);
+    return this.write(id, body, request, this.runtime.model.api.put === 'replace');
   }
 
   /** `DELETE /<entities>/:id` (soft when the entity has `softDelete`). */
