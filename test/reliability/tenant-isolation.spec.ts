@@ -230,7 +230,7 @@ describe.each(DATABASE_KINDS)('tenant isolation under load (%s)', (kind) => {
 
   function inspectList(c: Client, entity: Entity, label: string, res: { status: number; body: any }): void {
     if (!expectStatus(c, label, res.status, [200], res.body)) return;
-    const data = res.body.data as unknown[];
+    const data = res.body as unknown[];
     if (!Array.isArray(data) || res.body.count !== data.length || res.body.total < data.length) {
       figures.unexpected++;
       note(problems.unexpected, `client ${c.index} ${label}: inconsistent page ${JSON.stringify(res.body).slice(0, 200)}`);
@@ -468,8 +468,8 @@ describe.each(DATABASE_KINDS)('tenant isolation under load (%s)', (kind) => {
     const path = withQuery('/organizations', ...parts);
     const res = await send(c, 'get', path);
     inspectList(c, 'organization', `GET ${path}`, res);
-    if (res.status === 200 && parts.some(([k, v]) => k === 'filter' && v.startsWith('projects.name')) && res.body.data.length > 0)
-      crossTenant(c, `${path} matched organizations ${res.body.data.map((o: Row) => o.id)} through foreign projects`);
+    if (res.status === 200 && parts.some(([k, v]) => k === 'filter' && v.startsWith('projects.name')) && res.body.length > 0)
+      crossTenant(c, `${path} matched organizations ${res.body.map((o: Row) => o.id)} through foreign projects`);
   }
 
   async function listNotes(c: Client): Promise<void> {
@@ -667,7 +667,7 @@ describe.each(DATABASE_KINDS)('tenant isolation under load (%s)', (kind) => {
       const res = write
         ? await send(c, 'post', '/projects', { name: marker(c, 'x') }, headers)
         : await send(c, 'get', path.startsWith('/organizations') ? '/projects' : path, undefined, headers);
-      if (res.status < 300 && (write || (res.body.data as unknown[]).length > 0))
+      if (res.status < 300 && (write || (res.body as unknown[]).length > 0))
         crossTenant(c, `root key without a valid organization: ${res.status} ${JSON.stringify(res.body).slice(0, 150)}`);
       if (res.status >= 300) expectStatus(c, 'root key without organization', res.status, [400, 403], res.body);
       return;
