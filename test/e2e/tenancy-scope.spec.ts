@@ -242,7 +242,10 @@ describe.each(DATABASE_KINDS)('tenant scope (%s)', (kind) => {
     it('PATCH/PUT cannot move a task under a B project, and cannot touch B tasks', async () => {
       await http().patch(`/tasks/${w.tasks.a}`).set(w.as.alice).send({ projectId: w.projects.b1 }).expect(403);
       await http().patch(`/tasks/${w.tasks.a}`).set(w.as.alice).send({ projectId: null }).expect(403);
-      await http().put(`/tasks/${w.tasks.a}`).set(w.as.alice).send({ title: 'no parent' }).expect(403);
+      await http().put(`/tasks/${w.tasks.a}`).set(w.as.alice).send({ title: 'no parent', projectId: null }).expect(403);
+      // PUT merges: an omitted parent keeps its stored value, so the task stays in scope.
+      const merged = await http().put(`/tasks/${w.tasks.a}`).set(w.as.alice).send({ title: 'a-task' }).expect(200);
+      expect(merged.body.projectId).toBe(w.projects.a1);
       await http().patch(`/tasks/${w.tasks.a}`).set(w.as.alice).send({ projectId: w.projects.a2 }).expect(200);
       await http().patch(`/tasks/${w.tasks.a}`).set(w.as.alice).send({ projectId: w.projects.a1 }).expect(200);
       await http().patch(`/tasks/${w.tasks.b}`).set(w.as.alice).send({ title: 'stolen' }).expect(403);
