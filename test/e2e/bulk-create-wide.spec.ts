@@ -28,8 +28,8 @@ describe.each(DATABASE_KINDS)('bulk create past the bind-parameter limit (%s)', 
     expect(res.body).toHaveLength(1000);
     expect(res.body.map((row: { label: string }) => row.label)).toEqual(bulk.map((row) => row.label));
     expect(res.body[999]).toMatchObject(bulk[999]);
-    const page = await http().get('/readings?filter=label||$starts||a-&filter=m69||$eq||99969').expect(200);
-    expect(page.body).toMatchObject({ total: 1, data: [bulk[999]] });
+    const found = await http().get('/readings?filter=label||$starts||a-&filter=m69||$eq||99969').expect(200);
+    expect(found.body).toEqual([expect.objectContaining(bulk[999])]);
     expect((await http().get('/readings?filter=label||$starts||a-').expect(200)).headers['x-total-count']).toBe('1000');
   });
 
