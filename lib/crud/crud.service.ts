@@ -58,11 +58,12 @@ export class CrudService<T extends ObjectLiteral> {
    * `GET /<entities>`, as @nestjsx/crud answers it: a page object when the query has `page` or
    * `offset` (or `api.pagination.alwaysPaginate` is set), otherwise a plain array of at most
    * `limit` rows (`maxLimit` without `limit`). Either way the response's `X-Total-Count` header
-   * gives the number of matching rows.
+   * gives the number of matching rows. The page object comes from `findMany()`, so an override of
+   * it still serves paginated lists.
    */
   async getMany(request: CrudRequest): Promise<Page<Partial<T>> | Partial<T>[]> {
     const query = this.validate(request.query);
-    if (query.paginated) return this.page(query, request);
+    if (query.paginated) return this.findMany(request);
     const { data, total } = await this.runtime.reader.list(query, this.allConditions(request, 'find'), this.related(request, 'find'));
     request.setHeader?.(TOTAL_COUNT_HEADER, String(total));
     return data as Partial<T>[];
