@@ -11,12 +11,14 @@ import { SvcIdentityService } from './auth/identity.service';
 import { SvcJwtAuthenticator } from './auth/jwt-authenticator';
 import { InMemoryLoginThrottleStore, SVC_LOGIN_THROTTLE_STORE } from './auth/login-throttle.store';
 import { resolveJwtSecret } from './auth/jwt-secret';
+import { RedisLoginThrottleStore } from './auth/redis-login-throttle.store';
 import { SvcTokenService } from './auth/token.service';
 import { readDatabaseConfig } from './database/database-config';
 import { svcTypeOrmModuleOptions } from './database/typeorm-options';
 import { SvcExceptionFilter } from './filters/svc-exception.filter';
 import type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
 import { assertProductionConfig } from './production/production-config';
+import { SvcRedis } from './scale/redis-connection';
 import { resolveSchema } from './schema/resolve-schema';
 import type { ServiceModel } from './schema/model';
 import { ScopeGuard } from './scope/scope.guard';
@@ -65,10 +67,15 @@ export const jwtSecretProvider: Provider = {
   useFactory: (options: SvcModuleOptions, model: ServiceModel): string => resolveJwtSecret(options.env ?? process.env, model.auth),
 };
 
-/** Failed-login counters in this process; `overrideProvider(SVC_LOGIN_THROTTLE_STORE)` swaps them. */
+/**
+ * Failed-login counters: in Redis when `REDIS_URL` is set (shared by every instance), else in this
+ * process; `overrideProvider(SVC_LOGIN_THROTTLE_STORE)` swaps them.
+ */
 export const loginThrottleStoreProvider: Provider = {
   provide: SVC_LOGIN_THROTTLE_STORE,
-  useFactory: () => new InMemoryLoginThrottleStore(),
+  inject: [SvcRedis],
+  useFactory: ({ client }: SvcRedis) =>
+    client === null ? new InMemoryLoginThrottleStore() : new RedisLoginThrottleStore(client, new InMemoryLoginThrottleStore()),
 };
 
 /** Authentication and scope: exported by `SvcModule` so guards resolve anywhere in the application. */
