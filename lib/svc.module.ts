@@ -58,6 +58,8 @@ export class SvcModule extends ConfigurableModuleClass {
       providers: [...(base.providers ?? []), modelProvider],
       exports: [MODULE_OPTIONS_TOKEN, SVC_MODEL],
     };
+    // Exported (SvcModule is global) so that `/health/ready` sees the shutdown state and Redis.
+    const operations = SvcOperationsModule.forRoot(optionsModule, { rateLimit });
     return {
       module: SvcModule,
       global: base.global ?? true,
@@ -70,11 +72,11 @@ export class SvcModule extends ConfigurableModuleClass {
           dataSourceFactory: svcDataSourceFactory,
         }),
         HealthModule,
-        SvcOperationsModule.forRoot(optionsModule, { rateLimit }),
+        operations,
       ],
       controllers: authRoutes ? [SvcAuthController, SvcAccountController] : [],
       providers: [...runtimeProviders, ...authProviders],
-      exports: [optionsModule, SvcRuntime, ...authExports],
+      exports: [optionsModule, operations, SvcRuntime, ...authExports],
     };
   }
 }

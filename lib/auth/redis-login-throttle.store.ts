@@ -3,8 +3,8 @@ import type { Redis } from 'ioredis';
 import { WarningThrottle } from '../scale/warning-throttle';
 import type { LoginThrottleCount, LoginThrottleStore } from './login-throttle.store';
 
-/** Prefix of the login-throttle keys in Redis. */
-export const LOGIN_THROTTLE_KEY_PREFIX = 'svc:login:';
+/** Prefix of the login-throttle keys, after the connection's `REDIS_KEY_PREFIX`. */
+export const LOGIN_THROTTLE_KEY_PREFIX = 'login:';
 
 /** INCR, and the window's expiry on its first attempt; returns the count and the ms left. */
 const HIT_SCRIPT = `

@@ -22,13 +22,14 @@ export class SvcRedis implements OnApplicationShutdown {
   private readonly warnings = new WarningThrottle();
 
   constructor(@Inject(MODULE_OPTIONS_TOKEN) options: SvcModuleOptions) {
-    const { redisUrl } = readScaleConfig(options.env ?? process.env);
+    const { redisUrl, redisKeyPrefix } = readScaleConfig(options.env ?? process.env);
     if (redisUrl === null) {
       this.client = null;
       return;
     }
     const { Redis: RedisClient } = loadOptionalPackage<typeof import('ioredis')>('ioredis', 'REDIS_URL', '5');
     const settings: RedisOptions = {
+      keyPrefix: redisKeyPrefix,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       commandTimeout: REDIS_COMMAND_TIMEOUT_MS,

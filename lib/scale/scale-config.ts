@@ -4,6 +4,8 @@ type Env = Record<string, string | undefined>;
 export interface ScaleConfig {
   /** `REDIS_URL`: rate limits and login throttling counted in Redis. */
   readonly redisUrl: string | null;
+  /** `REDIS_KEY_PREFIX`, default `svc:`: put before every key, so services can share one Redis. */
+  readonly redisKeyPrefix: string;
   /** `EVENTS_URL` (`nats://…`): domain events written to the outbox and relayed to NATS JetStream. */
   readonly eventsUrl: string | null;
 }
@@ -28,5 +30,5 @@ export function readScaleConfig(env: Env): ScaleConfig {
   if (eventsUrl !== null && !/^nats:\/\//i.test(eventsUrl)) {
     throw new Error(`EVENTS_URL="${withoutPassword(eventsUrl)}" is not supported: use nats://host:port (NATS with JetStream).`);
   }
-  return { redisUrl, eventsUrl };
+  return { redisUrl, redisKeyPrefix: setting(env, 'REDIS_KEY_PREFIX') ?? 'svc:', eventsUrl };
 }

@@ -5,8 +5,8 @@ type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>
 import type { Redis } from 'ioredis';
 import { WarningThrottle } from '../scale/warning-throttle';
 
-/** Prefix of every key this storage writes, so one Redis can serve several services' other data. */
-export const RATE_LIMIT_KEY_PREFIX = 'svc:rl:';
+/** Prefix of this storage's keys, after the connection's `REDIS_KEY_PREFIX`. */
+export const RATE_LIMIT_KEY_PREFIX = 'rl:';
 
 /**
  * One atomic step of a fixed window: if the key is blocked, report the block; else count the hit
