@@ -5,7 +5,6 @@ import { SvcAuthController } from './auth/auth.controller';
 import { svcDataSourceFactory } from './database/typeorm-options';
 import { HealthModule } from './health/health.module';
 import { SvcOperationsModule } from './production/operations.module';
-import { SvcRuntime } from './svc-runtime';
 import { SVC_MODEL } from './svc.constants';
 import {
   ASYNC_OPTIONS_TYPE,
@@ -15,7 +14,7 @@ import {
 } from './svc.module-definition';
 import type { ServiceModel } from './schema/model';
 import { resolveSchema } from './schema/resolve-schema';
-import { authExports, authProviders, modelProvider, runtimeProviders, typeOrmOptionsFactory } from './svc.providers';
+import { authExports, authProviders, modelProvider, runtimeExports, runtimeProviders, typeOrmOptionsFactory } from './svc.providers';
 
 /** Holds the module options and the service model, so TypeORM's async setup can inject them. */
 @Module({})
@@ -76,7 +75,7 @@ export class SvcModule extends ConfigurableModuleClass {
       ],
       controllers: authRoutes ? [SvcAuthController, SvcAccountController] : [],
       providers: [...runtimeProviders, ...authProviders],
-      exports: [optionsModule, operations, SvcRuntime, ...authExports],
+      exports: [optionsModule, operations, ...runtimeExports, ...authExports],
     };
   }
 }

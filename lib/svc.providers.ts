@@ -15,7 +15,10 @@ import { RedisLoginThrottleStore } from './auth/redis-login-throttle.store';
 import { SvcTokenService } from './auth/token.service';
 import { readDatabaseConfig } from './database/database-config';
 import { svcTypeOrmModuleOptions } from './database/typeorm-options';
+import { SvcEventOutbox } from './events/outbox/event-outbox';
+import { SvcEventRelay } from './events/outbox/nats-relay';
 import { SvcExceptionFilter } from './filters/svc-exception.filter';
+import { SVC_READINESS_PROBES } from './health/readiness-probe';
 import type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
 import { assertProductionConfig } from './production/production-config';
 import { SvcRedis } from './scale/redis-connection';
@@ -56,6 +59,10 @@ export function typeOrmOptionsFactory(options: SvcModuleOptions, model: ServiceM
 
 export const runtimeProviders: Provider[] = [
   SvcRuntime,
+  // EVENTS_URL: the outbox written with each change, and its relay to NATS (inert without the variable).
+  SvcEventOutbox,
+  SvcEventRelay,
+  { provide: SVC_READINESS_PROBES, inject: [SvcEventRelay], useFactory: (relay: SvcEventRelay) => (relay.active ? [relay] : []) },
   { provide: APP_FILTER, useClass: SvcExceptionFilter },
   { provide: APP_PIPE, useClass: SvcValidationPipe },
 ];
@@ -91,6 +98,8 @@ export const authProviders: Provider[] = [
   SvcAuthGuard,
   ScopeGuard,
 ];
+
+export const runtimeExports = [SvcRuntime, SVC_READINESS_PROBES];
 
 export const authExports = [
   SVC_JWT_SECRET,
