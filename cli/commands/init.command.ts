@@ -23,6 +23,7 @@ import {
   TSCONFIG,
   TSCONFIG_BUILD,
 } from '../templates/project-files';
+import { composeYaml, DOCKERFILE, DOCKERIGNORE } from '../templates/deployment-files';
 import { defineCommand, type CliIo } from '../svc-command';
 
 interface InitOptions {
@@ -135,6 +136,9 @@ export const initCommand = defineCommand<InitOptions>({
       '.prettierrc': PRETTIERRC,
       '.env.example': ENV_EXAMPLE,
       'README.md': readme(name),
+      Dockerfile: DOCKERFILE,
+      '.dockerignore': DOCKERIGNORE,
+      'compose.yaml': composeYaml(name),
     };
     try {
       for (const [path, content] of Object.entries(files)) {

@@ -11,8 +11,8 @@ export const CONNECT_TIMEOUT_MS = 5_000;
 export interface TypeOrmOptionsExtra {
   /** TypeORM query logging, default false. */
   logging?: boolean;
-  /** Migration file globs or classes' files, default none. */
-  migrations?: string[];
+  /** Migration file globs or classes' files (or migration classes), default none. */
+  migrations?: (string | Function)[];
 }
 
 export interface DatabaseOptions {
@@ -151,7 +151,7 @@ export async function svcDataSourceFactory(options?: DataSourceOptions): Promise
   const manual = (options as TypeOrmModuleOptions).manualInitialization === true;
   return createDataSource(config, entities, {
     logging: options.logging === true,
-    migrations: Array.isArray(options.migrations) ? (options.migrations as string[]) : [],
+    migrations: Array.isArray(options.migrations) ? (options.migrations as (string | Function)[]) : [],
     initialize: !manual,
   });
 }
