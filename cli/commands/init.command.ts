@@ -23,7 +23,7 @@ import {
   TSCONFIG,
   TSCONFIG_BUILD,
 } from '../templates/project-files';
-import { composeYaml, DOCKERFILE, DOCKERIGNORE } from '../templates/deployment-files';
+import { composeYaml, DOCKERFILE, DOCKERIGNORE, SCALE_ENV_EXAMPLE } from '../templates/deployment-files';
 import { defineCommand, type CliIo } from '../svc-command';
 
 interface InitOptions {
@@ -134,7 +134,7 @@ export const initCommand = defineCommand<InitOptions>({
       'src/app.module.ts': APP_MODULE_TS,
       '.gitignore': GITIGNORE,
       '.prettierrc': PRETTIERRC,
-      '.env.example': ENV_EXAMPLE,
+      '.env.example': ENV_EXAMPLE + SCALE_ENV_EXAMPLE,
       'README.md': readme(name),
       Dockerfile: DOCKERFILE,
       '.dockerignore': DOCKERIGNORE,

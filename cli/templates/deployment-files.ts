@@ -4,6 +4,12 @@
  * the service behind PostgreSQL, Redis and NATS (JetStream), the variables wired.
  */
 
+/**
+ * Optional peers of `@svc/nest` that the compose setup needs (`REDIS_URL`, `EVENTS_URL`): a generated
+ * application depends on them so its image has them; they are loaded only when the variable is set.
+ */
+export const SCALE_DEPENDENCIES = ['ioredis', 'nats'] as const;
+
 /** The port the service listens on in its container (`APP_PORT`). */
 export const CONTAINER_PORT = 3100;
 
@@ -112,3 +118,19 @@ volumes:
   nats-data:
 `;
 }
+
+/** The part of `.env.example` about running several instances (appended to the project's own). */
+export const SCALE_ENV_EXAMPLE = `
+# Several instances (see compose.yaml). Each is optional; unset, everything stays in this process.
+# Redis for rate limits and login throttling shared by every instance (needs the ioredis package).
+# REDIS_URL=redis://localhost:6379
+# Prefix of every Redis key, so that services can share one Redis. Default svc:
+# REDIS_KEY_PREFIX=svc:
+# NATS with JetStream: domain events written to the svc_outbox table with each change and relayed
+# to subjects svc.<entity>.<action> (needs the nats package; apply the outbox migration with svc migrate run).
+# EVENTS_URL=nats://localhost:4222
+# JetStream stream the relay publishes to (created when missing, subjects svc.>). Default SVC_EVENTS.
+# EVENTS_STREAM=SVC_EVENTS
+# Milliseconds GET /health/ready answers 503 after SIGTERM before the instance drains. Default 0.
+# SHUTDOWN_GRACE_MS=5000
+`;
