@@ -6,18 +6,12 @@
 import type { INestApplication, LoggerService } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { configureSvcApp, readDatabaseConfig } from '@svc/nest';
-import { execFile } from 'node:child_process';
-import { chownSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { Client } from 'pg';
 import request from 'supertest';
 import { opsAppModule } from '../apps/ops/src/app.module';
-import { freePort, ThrowawayCluster } from '../reliability/support/pg-cluster';
+import { StreamingReplicaPair } from '../support/streaming-replica';
 
 jest.setTimeout(240_000);
 
-const run = promisify(execFile);
 const MODEL = { database: { pool: { max: 5 } } } as Parameters<typeof readDatabaseConfig>[1];
 
 describe('DATABASE_READ_URLS settings', () => {
@@ -40,43 +34,14 @@ describe('DATABASE_READ_URLS settings', () => {
   });
 });
 
-const unavailable = ThrowawayCluster.unavailableReason();
-
 describe('a streaming replica', () => {
-  if (unavailable) throw new Error(`cannot make PostgreSQL clusters here: ${unavailable}`);
-  let primary: ThrowawayCluster;
-  let replicaDir: string;
-  let replicaPort: number;
+  let pair: StreamingReplicaPair;
   let app: INestApplication;
   const warnings: string[] = [];
-  const bin = ThrowawayCluster.binaries()!;
-  const asPostgres = (tool: string, args: string[]) =>
-    process.getuid?.() === 0 ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args], { timeout: 90_000, cwd: primary.dir })
-      : run(join(bin, tool), args, { timeout: 90_000, cwd: primary.dir });
 
   beforeAll(async () => {
-    primary = await ThrowawayCluster.create();
-    const admin = new Client({ connectionString: primary.url() });
-    await admin.connect();
-    await admin.query('CREATE DATABASE app');
-    await admin.end();
-    replicaDir = join(primary.dir, 'replica');
-    mkdirSync(replicaDir);
-    if (process.getuid?.() === 0) {
-      const { stdout: uid } = await run('id', ['-u', 'postgres']);
-      const { stdout: gid } = await run('id', ['-g', 'postgres']);
-      chownSync(replicaDir, Number(uid.trim()), Number(gid.trim()));
-    }
-    await asPostgres('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', join(replicaDir, 'data'), '-R', '-X', 'stream', '--checkpoint=fast']);
-    replicaPort = await freePort();
-    const options = `-p ${replicaPort} -k ${replicaDir} -c listen_addresses=127.0.0.1 -c log_statement=all -c max_connections=60`;
-    await asPostgres('pg_ctl', ['-D', join(replicaDir, 'data'), '-o', options, '-l', join(replicaDir, 'log'), '-w', '-t', '60', 'start']);
-
-    const env = {
-      DATABASE_URL: primary.url('app'),
-      DATABASE_SYNC: 'true',
-      DATABASE_READ_URLS: `postgres://postgres@127.0.0.1:${replicaPort}/app`,
-    };
+    pair = await StreamingReplicaPair.create();
+    const env = { DATABASE_URL: pair.primaryUrl, DATABASE_SYNC: 'true', DATABASE_READ_URLS: pair.replicaUrl };
     const logger: LoggerService = { log: () => undefined, error: () => undefined, warn: (message: unknown) => warnings.push(String(message)) };
     const moduleRef = await Test.createTestingModule({ imports: [opsAppModule(env)] }).compile();
     app = moduleRef.createNestApplication({ logger });
@@ -85,11 +50,8 @@ describe('a streaming replica', () => {
   });
   afterAll(async () => {
     await app?.close();
-    await asPostgres('pg_ctl', ['-D', join(replicaDir, 'data'), '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
-    await primary?.remove();
+    await pair?.remove();
   });
-
-  const replicaLog = () => readFileSync(join(replicaDir, 'log'), 'utf8');
 
   it('writes on the primary, reads list and get-by-id on the replica once replication caught up', async () => {
     const http = () => request(app.getHttpServer());
@@ -105,19 +67,19 @@ describe('a streaming replica', () => {
     const list = await http().get('/loan-items?filter=code||$eq||REPLICA-1').expect(200);
     expect(list.body.data.map((item: { id: number }) => item.id)).toEqual([id]);
 
-    const log = replicaLog();
+    const log = pair.replicaLog();
     // Both reads arrived on the replica, as the CRUD engine's prepared statements.
     expect(log).toMatch(/execute svc_\d+: SELECT .* FROM "loan_items" "t0" WHERE .*"t0"\."id" = \$1\) LIMIT 1/);
     expect(log).toMatch(/execute svc_\d+: SELECT .*\(SELECT COUNT\(\*\) FROM "loan_items" "t0".*\$1 = 'REPLICA-1'/s);
     expect(log).not.toMatch(/INSERT INTO "loan_items"/);
     // The write itself, and the read it made (RETURNING), ran on the primary: the replica is read-only.
     await http().patch(`/loan-items/${id}`).send({ label: 'changed' }).expect(200);
-    expect(replicaLog()).not.toMatch(/UPDATE "loan_items"/);
+    expect(pair.replicaLog()).not.toMatch(/UPDATE "loan_items"/);
     console.log(`replication lag seen by a read after a write: ${lagMs} ms`);
   });
 
   it('reads from the primary, with a warning, once the replica is gone', async () => {
-    await asPostgres('pg_ctl', ['-D', join(replicaDir, 'data'), '-m', 'immediate', '-w', 'stop']);
+    await pair.stopReplica();
     const http = () => request(app.getHttpServer());
     const created = await http().post('/loan-items').send({ code: 'REPLICA-2', label: 'after the replica died' }).expect(201);
     await http().get(`/loan-items/${created.body.id}`).expect(200);

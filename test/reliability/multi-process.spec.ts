@@ -1,6 +1,7 @@
 /**
- * Issue 19: the ops app as 3 separate OS processes on one PostgreSQL database, with Redis
- * (`REDIS_URL`) and NATS JetStream (`EVENTS_URL`). Clients are spread over the processes' ports.
+ * Issue 19: the ops app as 3 separate OS processes on one PostgreSQL primary with a streaming
+ * read replica (`DATABASE_READ_URLS`), Redis (`REDIS_URL`) and NATS JetStream (`EVENTS_URL`).
+ * Clients are spread over the processes' ports.
  * Checked: the global rate limit holds across processes; every acknowledged write is in the
  * database; every committed write's event reaches a NATS consumer exactly once after
  * deduplication by event id, although one process is SIGKILLed in the middle of the load.
@@ -11,8 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { compileOpsApp, type CompiledOpsApp, type OpsProcess, startOpsProcess } from '../apps/ops/process';
-import { createTestDatabase, type TestDatabase } from '../support/databases';
 import { NATS_URL, NatsEventReader } from '../support/nats-events';
+import { StreamingReplicaPair } from '../support/streaming-replica';
 import { recordFigures, STRESS } from './support/figures';
 
 jest.setTimeout(600_000);
@@ -62,7 +63,7 @@ function send(port: number, method: string, path: string, headers: Record<string
 
 describe('three processes on PostgreSQL, Redis and NATS', () => {
   let compiled: CompiledOpsApp;
-  let database: TestDatabase;
+  let pair: StreamingReplicaPair;
   const processes: { proc: OpsProcess; port: number }[] = [];
   const prefix = `svc-mp-${randomBytes(4).toString('hex')}:`;
   const run = `MP${randomBytes(4).toString('hex')}`;
@@ -70,9 +71,10 @@ describe('three processes on PostgreSQL, Redis and NATS', () => {
 
   beforeAll(async () => {
     compiled = await compileOpsApp();
-    database = await createTestDatabase('postgres');
+    pair = await StreamingReplicaPair.create();
     const env = {
-      ...database.env,
+      DATABASE_URL: pair.primaryUrl,
+      DATABASE_READ_URLS: pair.replicaUrl,
       REDIS_URL,
       REDIS_KEY_PREFIX: prefix,
       EVENTS_URL: NATS_URL,
@@ -100,7 +102,7 @@ describe('three processes on PostgreSQL, Redis and NATS', () => {
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length > 0) await redis.del(...keys);
     redis.disconnect();
-    await database?.drop();
+    await pair?.remove();
     await compiled?.dispose();
   });
 
@@ -150,7 +152,7 @@ describe('three processes on PostgreSQL, Redis and NATS', () => {
     expect(acknowledged.size + connectionErrors).toBe(WRITES);
 
     // No acknowledged write is lost.
-    const client = new Client({ connectionString: database.env.DATABASE_URL });
+    const client = new Client({ connectionString: pair.primaryUrl });
     await client.connect();
     const { rows } = await client.query<{ id: number; code: string }>(`SELECT "id", "code" FROM "loan_items" WHERE "code" LIKE $1`, [`${run}-%`]);
     const stored = new Map(rows.map((row) => [row.code, row.id]));
@@ -168,6 +170,16 @@ describe('three processes on PostgreSQL, Redis and NATS', () => {
     const { rows: pending } = await client.query<{ count: string }>(`SELECT count(*) FROM "svc_outbox" WHERE "published_at" IS NULL`);
     await client.end();
     expect(pending[0].count).toBe('0');
+
+    // The replica serves the same rows once it has caught up.
+    let listed = -1;
+    for (let attempt = 0; attempt < 100 && listed !== stored.size; attempt++) {
+      const answer = await send(processes[0].port, 'GET', `/loan-items?filter=code||$starts||${run}-&limit=1`, { 'x-test-user': `${run}-reader` });
+      listed = (JSON.parse(answer.body) as { total: number }).total;
+      if (listed !== stored.size) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(listed).toBe(stored.size);
+    expect(pair.replicaLog()).toMatch(/execute svc_\d+: SELECT .*FROM "loan_items"/);
 
     recordFigures('multi-process-events', {
       processes: PROCESSES,
