@@ -54,7 +54,9 @@ export class SqlRunner {
       } catch (error) {
         if (!isDatabaseUnavailableError(error)) throw error;
         this.replicaDownUntil.set(replica, Date.now() + REPLICA_RETRY_MS);
-        this.logger.warn(`A read replica is unreachable (${(error as Error).message}): reading from the primary for ${REPLICA_RETRY_MS / 1000} s.`);
+        this.logger.warn(
+          `A read replica is unreachable (${(error as Error).message}): reading from the primary for ${REPLICA_RETRY_MS / 1000} s.`,
+        );
       }
     }
     const result = await this.pool().query(query);

@@ -39,7 +39,9 @@ export class PublishingWriter {
     replace: Replace,
   ): Promise<Row | null> {
     if (!this.publisher.enabled(plan.model)) return this.writer.update(plan, id, values, conditions, replace);
-    const [change] = await this.write(plan, 'updated', async (writer) => single(await writer.updateTracked(plan, id, values, conditions, replace)));
+    const [change] = await this.write(plan, 'updated', async (writer) =>
+      single(await writer.updateTracked(plan, id, values, conditions, replace)),
+    );
     return change?.record ?? null;
   }
 

@@ -1,7 +1,9 @@
 /** A package the service needs only when a variable asks for it is not installed. */
 export class MissingOptionalPackageError extends Error {
   constructor(packageName: string, variable: string, version: string) {
-    super(`${variable} is set, but the package "${packageName}" is not installed: run npm install ${packageName}@${version}, or unset ${variable}.`);
+    super(
+      `${variable} is set, but the package "${packageName}" is not installed: run npm install ${packageName}@${version}, or unset ${variable}.`,
+    );
     this.name = 'MissingOptionalPackageError';
   }
 }

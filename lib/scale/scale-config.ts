@@ -24,7 +24,9 @@ function setting(env: Env, name: string): string | null {
 export function readScaleConfig(env: Env): ScaleConfig {
   const redisUrl = setting(env, 'REDIS_URL');
   if (redisUrl !== null && !/^rediss?:\/\//i.test(redisUrl)) {
-    throw new Error(`REDIS_URL="${withoutPassword(redisUrl)}" is not a Redis URL: use redis://[:password@]host:port[/db] (or rediss:// for TLS).`);
+    throw new Error(
+      `REDIS_URL="${withoutPassword(redisUrl)}" is not a Redis URL: use redis://[:password@]host:port[/db] (or rediss:// for TLS).`,
+    );
   }
   const eventsUrl = setting(env, 'EVENTS_URL');
   if (eventsUrl !== null && !/^nats:\/\//i.test(eventsUrl)) {

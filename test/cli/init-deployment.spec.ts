@@ -8,7 +8,20 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { createTestDatabase, type TestDatabase } from '../support/databases';
-import { assertBuilt, build, cleanEnv, freePort, http, initProject, type Running, start, stop, svc, tempDir, waitFor } from './generate.helpers';
+import {
+  assertBuilt,
+  build,
+  cleanEnv,
+  freePort,
+  http,
+  initProject,
+  type Running,
+  start,
+  stop,
+  svc,
+  tempDir,
+  waitFor,
+} from './generate.helpers';
 
 jest.setTimeout(300_000);
 
@@ -56,11 +69,15 @@ describe('svc init: deployment files', () => {
     for (const name of ['REDIS_URL', 'REDIS_KEY_PREFIX', 'EVENTS_URL', 'EVENTS_STREAM', 'SHUTDOWN_GRACE_MS']) {
       expect(example).toMatch(new RegExp(`^# .*\\n# ${name}=`, 'm'));
     }
-    expect(readFileSync(join(project, '.dockerignore'), 'utf8').split('\n')).toEqual(expect.arrayContaining(['node_modules', 'dist', '.env']));
+    expect(readFileSync(join(project, '.dockerignore'), 'utf8').split('\n')).toEqual(
+      expect.arrayContaining(['node_modules', 'dist', '.env']),
+    );
   });
 
   it('writes a compose.yaml with 2 replicas, PostgreSQL, Redis and NATS, and a migrate step', () => {
-    const compose = parse(readFileSync(join(project, 'compose.yaml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+    const compose = parse(readFileSync(join(project, 'compose.yaml'), 'utf8'), { merge: true }) as {
+      services: Record<string, ComposeService>;
+    };
     const { app: service, migrate, postgres, redis, nats } = compose.services;
     expect(Object.keys(compose.services).sort()).toEqual(['app', 'migrate', 'nats', 'postgres', 'redis']);
     expect(service.deploy?.replicas).toBe(2);
@@ -81,7 +98,9 @@ describe('svc init: deployment files', () => {
   });
 
   it('runs with the compose environment: migrate, then ready on PostgreSQL, Redis and NATS', async () => {
-    const compose = parse(readFileSync(join(project, 'compose.yaml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+    const compose = parse(readFileSync(join(project, 'compose.yaml'), 'utf8'), { merge: true }) as {
+      services: Record<string, ComposeService>;
+    };
     const local = new URL(database.env.DATABASE_URL);
     // The compose host names, pointed at this machine's services.
     const onThisMachine = (env: Record<string, string>) => ({
@@ -93,17 +112,34 @@ describe('svc init: deployment files', () => {
     build(project);
     expect(svc(project, ['migrate', 'generate', 'Init'], cleanEnv({ DATABASE_URL: local.toString() })).code).toBe(0);
     build(project);
-    const migrated = svc(project, compose.services.migrate.command!.slice(2), cleanEnv(onThisMachine(compose.services.migrate.environment)));
+    const migrated = svc(
+      project,
+      compose.services.migrate.command!.slice(2),
+      cleanEnv(onThisMachine(compose.services.migrate.environment)),
+    );
     expect(migrated.stdout).toContain('✔ Applied SvcOutbox1764028800000');
     expect(migrated.code).toBe(0);
 
     const port = await freePort();
-    app = start(process.execPath, ['dist/main.js'], project, cleanEnv({ ...onThisMachine(compose.services.app.environment), APP_PORT: String(port) }));
-    const ready = await waitFor('GET /health/ready', async () => {
-      const res = await http(port, 'GET', '/health/ready');
-      return res.status === 200 ? res : undefined;
-    }, 60_000, app.output);
-    expect(ready.body).toMatchObject({ status: 'ok', details: { database: { status: 'up' }, redis: { status: 'up' }, nats: { status: 'up' } } });
+    app = start(
+      process.execPath,
+      ['dist/main.js'],
+      project,
+      cleanEnv({ ...onThisMachine(compose.services.app.environment), APP_PORT: String(port) }),
+    );
+    const ready = await waitFor(
+      'GET /health/ready',
+      async () => {
+        const res = await http(port, 'GET', '/health/ready');
+        return res.status === 200 ? res : undefined;
+      },
+      60_000,
+      app.output,
+    );
+    expect(ready.body).toMatchObject({
+      status: 'ok',
+      details: { database: { status: 'up' }, redis: { status: 'up' }, nats: { status: 'up' } },
+    });
     await stop(app);
     expect(await app.exit).toBe(0);
   });

@@ -17,7 +17,10 @@ const MODEL = { database: { pool: { max: 5 } } } as Parameters<typeof readDataba
 describe('DATABASE_READ_URLS settings', () => {
   it('reads each replica URL, and refuses what cannot work, naming the variable', () => {
     const config = readDatabaseConfig(
-      { DATABASE_URL: 'postgres://app@primary:5432/app', DATABASE_READ_URLS: 'postgres://app@replica-1/app, postgres://ro:s%40cret@replica-2:6432/app' },
+      {
+        DATABASE_URL: 'postgres://app@primary:5432/app',
+        DATABASE_READ_URLS: 'postgres://app@replica-1/app, postgres://ro:s%40cret@replica-2:6432/app',
+      },
       MODEL,
     );
     expect(config.type === 'postgres' && config.readReplicas).toEqual([
@@ -28,9 +31,9 @@ describe('DATABASE_READ_URLS settings', () => {
     expect(() => readDatabaseConfig({ DATABASE_READ_URLS: 'postgres://app@replica-1/app' }, MODEL)).toThrow(
       'DATABASE_READ_URLS needs PostgreSQL: set DATABASE_URL to the primary, or unset DATABASE_READ_URLS.',
     );
-    expect(() => readDatabaseConfig({ DATABASE_URL: 'postgres://app@primary/app', DATABASE_READ_URLS: 'mysql://replica/app' }, MODEL)).toThrow(
-      /^DATABASE_READ_URLS \(URL 1\) is invalid: the scheme "mysql" is not supported/,
-    );
+    expect(() =>
+      readDatabaseConfig({ DATABASE_URL: 'postgres://app@primary/app', DATABASE_READ_URLS: 'mysql://replica/app' }, MODEL),
+    ).toThrow(/^DATABASE_READ_URLS \(URL 1\) is invalid: the scheme "mysql" is not supported/);
   });
 });
 
@@ -42,7 +45,11 @@ describe('a streaming replica', () => {
   beforeAll(async () => {
     pair = await StreamingReplicaPair.create();
     const env = { DATABASE_URL: pair.primaryUrl, DATABASE_SYNC: 'true', DATABASE_READ_URLS: pair.replicaUrl };
-    const logger: LoggerService = { log: () => undefined, error: () => undefined, warn: (message: unknown) => warnings.push(String(message)) };
+    const logger: LoggerService = {
+      log: () => undefined,
+      error: () => undefined,
+      warn: (message: unknown) => warnings.push(String(message)),
+    };
     const moduleRef = await Test.createTestingModule({ imports: [opsAppModule(env)] }).compile();
     app = moduleRef.createNestApplication({ logger });
     configureSvcApp(app, { docs: false });

@@ -67,9 +67,22 @@ describe.each(DATABASE_KINDS)('outbox relayed to NATS JetStream (%s)', (kind) =>
   });
 
   it('publishes every write on svc.<entity>.<action> with an event id, and keeps @OnEvent listeners working', async () => {
-    const created = await instance.http().post('/loan-items').send({ code: `${run}-1`, label: 'One' }).expect(201);
+    const created = await instance
+      .http()
+      .post('/loan-items')
+      .send({ code: `${run}-1`, label: 'One' })
+      .expect(201);
     const id = created.body.id as number;
-    await instance.http().post('/loan-items/bulk').send({ bulk: [{ code: `${run}-2`, label: 'Two' }, { code: `${run}-3`, label: 'Three' }] }).expect(201);
+    await instance
+      .http()
+      .post('/loan-items/bulk')
+      .send({
+        bulk: [
+          { code: `${run}-2`, label: 'Two' },
+          { code: `${run}-3`, label: 'Three' },
+        ],
+      })
+      .expect(201);
     await instance.http().patch(`/loan-items/${id}`).send({ label: 'One, changed' }).expect(200);
     await instance.http().delete(`/loan-items/${id}`).expect(204);
     await instance.http().patch(`/loan-items/${id}/recover`).expect(200);
@@ -84,7 +97,13 @@ describe.each(DATABASE_KINDS)('outbox relayed to NATS JetStream (%s)', (kind) =>
       `svc.loanItem.recovered ${run}-1`,
     ]);
     const updated = events[3].payload;
-    expect(updated).toMatchObject({ entity: 'LoanItem', action: 'updated', id, record: { label: 'One, changed' }, previous: { label: 'One' } });
+    expect(updated).toMatchObject({
+      entity: 'LoanItem',
+      action: 'updated',
+      id,
+      record: { label: 'One, changed' },
+      previous: { label: 'One' },
+    });
     expect(updated.eventId).toMatch(/^[0-9a-f-]{36}$/);
     expect(events.every((event) => event.msgId === event.payload.eventId)).toBe(true);
     expect(new Set(events.map((event) => event.payload.eventId)).size).toBe(6);
@@ -104,19 +123,48 @@ describe.each(DATABASE_KINDS)('outbox relayed to NATS JetStream (%s)', (kind) =>
   });
 
   it('writes no event for a write that fails', async () => {
-    await instance.http().post('/loan-items').send({ code: `${run}-dup`, label: 'First' }).expect(201);
-    await instance.http().post('/loan-items').send({ code: `${run}-dup`, label: 'Second' }).expect(409);
-    await instance.http().post('/loan-items/bulk').send({ bulk: [{ code: `${run}-bulk`, label: 'A' }, { code: `${run}-dup`, label: 'B' }] }).expect(409);
+    await instance
+      .http()
+      .post('/loan-items')
+      .send({ code: `${run}-dup`, label: 'First' })
+      .expect(201);
+    await instance
+      .http()
+      .post('/loan-items')
+      .send({ code: `${run}-dup`, label: 'Second' })
+      .expect(409);
+    await instance
+      .http()
+      .post('/loan-items/bulk')
+      .send({
+        bulk: [
+          { code: `${run}-bulk`, label: 'A' },
+          { code: `${run}-dup`, label: 'B' },
+        ],
+      })
+      .expect(409);
     await reader.waitFor(1, (event) => mine(event) && String(event.payload.record.code).endsWith('-dup'));
     expect((await outboxRows(instance.app, `${run}-dup`)).length).toBe(1);
     expect(await outboxRows(instance.app, `${run}-bulk`)).toEqual([]);
   });
 
   it('keeps the commit order of each record', async () => {
-    const created = await instance.http().post('/loan-items').send({ code: `${run}-order`, label: 'v0' }).expect(201);
+    const created = await instance
+      .http()
+      .post('/loan-items')
+      .send({ code: `${run}-order`, label: 'v0' })
+      .expect(201);
     const id = created.body.id as number;
     // Concurrent updates of one record: whatever order they commit in, NATS sees that order.
-    await Promise.all(Array.from({ length: 8 }, (_, i) => instance.http().patch(`/loan-items/${id}`).send({ label: `v${i + 1}` }).expect(200)));
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        instance
+          .http()
+          .patch(`/loan-items/${id}`)
+          .send({ label: `v${i + 1}` })
+          .expect(200),
+      ),
+    );
     const events = await reader.waitFor(9, (event) => String(event.payload.record.code) === `${run}-order`);
     expect(events).toHaveLength(9);
     for (let i = 2; i < events.length; i++) expect(events[i].payload.previous).toEqual(events[i - 1].payload.record);
@@ -142,7 +190,12 @@ describe('outbox while NATS is unreachable (postgres)', () => {
   it('accepts writes, keeps their events, is not ready; another instance relays them later', async () => {
     const offline = await startInstance({ ...database.env, EVENTS_URL: DEAD_NATS_URL });
     instances.push(offline);
-    for (let i = 0; i < 5; i++) await offline.http().post('/loan-items').send({ code: `${run}-${i}`, label: 'offline' }).expect(201);
+    for (let i = 0; i < 5; i++)
+      await offline
+        .http()
+        .post('/loan-items')
+        .send({ code: `${run}-${i}`, label: 'offline' })
+        .expect(201);
     const ready = await offline.http().get('/health/ready').expect(503);
     expect(ready.body).toMatchObject({ details: { database: { status: 'up' }, nats: { status: 'down' } } });
     await offline.http().get('/health/live').expect(200);
@@ -167,7 +220,9 @@ describe('without EVENTS_URL (postgres)', () => {
     try {
       await instance.http().post('/loan-items').send({ code: 'PLAIN-1', label: 'plain' }).expect(201);
       expect(instance.local).toEqual(['loanItem.created PLAIN-1']);
-      const [row] = (await instance.app.get(DataSource).query(`SELECT to_regclass('svc_outbox') IS NULL AS "absent"`)) as { absent: boolean }[];
+      const [row] = (await instance.app.get(DataSource).query(`SELECT to_regclass('svc_outbox') IS NULL AS "absent"`)) as {
+        absent: boolean;
+      }[];
       expect(row.absent).toBe(true);
       await instance.http().get('/health/ready').expect(200);
     } finally {

@@ -71,7 +71,12 @@ describe('ready during shutdown (a real process, SHUTDOWN_GRACE_MS)', () => {
   afterAll(() => compiled?.dispose());
 
   it('answers 503 on /health/ready from SIGTERM on, keeps serving during the grace, then exits 0', async () => {
-    const proc = startOpsProcess(compiled.main, { DATABASE_TYPE: 'pglite', PGLITE_DATA_DIR: 'memory', SHUTDOWN_GRACE_MS: '1500', LOG_LEVEL: 'warn' });
+    const proc = startOpsProcess(compiled.main, {
+      DATABASE_TYPE: 'pglite',
+      PGLITE_DATA_DIR: 'memory',
+      SHUTDOWN_GRACE_MS: '1500',
+      LOG_LEVEL: 'warn',
+    });
     try {
       const port = await proc.listening;
       expect((await getOnce(port, '/health/ready')).status).toBe(200);

@@ -57,7 +57,9 @@ describe('shared limits in Redis (PostgreSQL, two instances)', () => {
 
     it('holds one limit over both instances, and counts in Redis', async () => {
       for (let i = 0; i < RATE_LIMIT; i++) {
-        const res = await http(i % 2 === 0 ? a : b).get('/notes').set('X-Test-User', 'shared');
+        const res = await http(i % 2 === 0 ? a : b)
+          .get('/notes')
+          .set('X-Test-User', 'shared');
         expect(res.status).toBe(200);
         expect(res.headers['x-ratelimit-remaining']).toBe(String(RATE_LIMIT - i - 1));
       }
@@ -73,7 +75,11 @@ describe('shared limits in Redis (PostgreSQL, two instances)', () => {
 
     it('holds the limit under concurrent requests spread over both instances', async () => {
       const answers = await Promise.all(
-        Array.from({ length: 3 * RATE_LIMIT }, (_, i) => http(i % 2 === 0 ? a : b).get('/notes').set('X-Test-User', 'burst')),
+        Array.from({ length: 3 * RATE_LIMIT }, (_, i) =>
+          http(i % 2 === 0 ? a : b)
+            .get('/notes')
+            .set('X-Test-User', 'burst'),
+        ),
       );
       expect(answers.filter((res) => res.status === 200)).toHaveLength(RATE_LIMIT);
       expect(answers.filter((res) => res.status === 429)).toHaveLength(2 * RATE_LIMIT);

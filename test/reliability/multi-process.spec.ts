@@ -108,7 +108,9 @@ describe('three processes on PostgreSQL, Redis and NATS', () => {
 
   it('holds one rate limit over the processes', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 3 * RATE_LIMIT }, (_, i) => send(processes[i % PROCESSES].port, 'GET', '/notes', { 'x-test-user': `${run}-limited` })),
+      Array.from({ length: 3 * RATE_LIMIT }, (_, i) =>
+        send(processes[i % PROCESSES].port, 'GET', '/notes', { 'x-test-user': `${run}-limited` }),
+      ),
     );
     const ok = answers.filter((answer) => answer.status === 200).length;
     const limited = answers.filter((answer) => answer.status === 429).length;
@@ -136,7 +138,13 @@ describe('three processes on PostgreSQL, Redis and NATS', () => {
         const target = live[i % live.length];
         const code = `${run}-${i}`;
         try {
-          const answer = await send(target.port, 'POST', '/loan-items', { 'x-test-user': `${run}-w${i % WRITERS}` }, { code, label: `write ${i}` });
+          const answer = await send(
+            target.port,
+            'POST',
+            '/loan-items',
+            { 'x-test-user': `${run}-w${i % WRITERS}` },
+            { code, label: `write ${i}` },
+          );
           if (answer.status === 201) acknowledged.set(code, (JSON.parse(answer.body) as { id: number }).id);
           else refused++;
         } catch {
@@ -154,7 +162,9 @@ describe('three processes on PostgreSQL, Redis and NATS', () => {
     // No acknowledged write is lost.
     const client = new Client({ connectionString: pair.primaryUrl });
     await client.connect();
-    const { rows } = await client.query<{ id: number; code: string }>(`SELECT "id", "code" FROM "loan_items" WHERE "code" LIKE $1`, [`${run}-%`]);
+    const { rows } = await client.query<{ id: number; code: string }>(`SELECT "id", "code" FROM "loan_items" WHERE "code" LIKE $1`, [
+      `${run}-%`,
+    ]);
     const stored = new Map(rows.map((row) => [row.code, row.id]));
     const lost = [...acknowledged].filter(([code, id]) => stored.get(code) !== id);
     expect(lost).toEqual([]);
@@ -174,7 +184,9 @@ describe('three processes on PostgreSQL, Redis and NATS', () => {
     // The replica serves the same rows once it has caught up.
     let listed = -1;
     for (let attempt = 0; attempt < 100 && listed !== stored.size; attempt++) {
-      const answer = await send(processes[0].port, 'GET', `/loan-items?filter=code||$starts||${run}-&limit=1`, { 'x-test-user': `${run}-reader` });
+      const answer = await send(processes[0].port, 'GET', `/loan-items?filter=code||$starts||${run}-&limit=1`, {
+        'x-test-user': `${run}-reader`,
+      });
       listed = (JSON.parse(answer.body) as { total: number }).total;
       if (listed !== stored.size) await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -8,7 +8,14 @@ export interface ReceivedEvent {
   subject: string;
   /** `Nats-Msg-Id`: the event id the relay set. */
   msgId: string | undefined;
-  payload: { eventId: string; entity: string; action: string; id: number | string; record: Record<string, unknown>; [key: string]: unknown };
+  payload: {
+    eventId: string;
+    entity: string;
+    action: string;
+    id: number | string;
+    record: Record<string, unknown>;
+    [key: string]: unknown;
+  };
 }
 
 /**
@@ -27,7 +34,9 @@ export class NatsEventReader {
 
   async start(stream = 'SVC_EVENTS'): Promise<void> {
     this.connection = await connect({ servers: NATS_URL });
-    const info = await (await this.connection.jetstreamManager()).consumers.add(stream, {
+    const info = await (
+      await this.connection.jetstreamManager()
+    ).consumers.add(stream, {
       ack_policy: AckPolicy.None,
       filter_subject: this.subject,
       deliver_policy: DeliverPolicy.StartTime,

@@ -110,7 +110,9 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnApplicationShutd
       }
       return;
     }
-    const [row] = (await this.dataSource.query(`SELECT to_regclass($1) IS NOT NULL AS "present"`, [OUTBOX_TABLE])) as { present: boolean }[];
+    const [row] = (await this.dataSource.query(`SELECT to_regclass($1) IS NOT NULL AS "present"`, [OUTBOX_TABLE])) as {
+      present: boolean;
+    }[];
     if (!row?.present) {
       throw new Error(
         `EVENTS_URL is set, but the table ${OUTBOX_TABLE} does not exist: apply its migration (svc migrate run, with EVENTS_URL set) before starting.`,
@@ -146,7 +148,12 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnApplicationShutd
     const nats = loadOptionalPackage<typeof import('nats')>('nats', 'EVENTS_URL', '2');
     if (this.connection === null) {
       try {
-        this.connection = await nats.connect({ servers: this.eventsUrl!, maxReconnectAttempts: -1, reconnectTimeWait: 500, timeout: 2_000 });
+        this.connection = await nats.connect({
+          servers: this.eventsUrl!,
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: 500,
+          timeout: 2_000,
+        });
       } catch (error) {
         throw new Error(`NATS at ${withoutPassword(this.eventsUrl!)} is unreachable (${(error as Error).message})`);
       }
@@ -201,7 +208,9 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnApplicationShutd
           jetstream.publish(row.subject, Buffer.from(JSON.stringify(row.payload)), { msgID: row.event_id, timeout: 5_000 }),
         ),
       );
-      await runner.query(`UPDATE "${OUTBOX_TABLE}" SET "published_at" = now() WHERE "seq" = ANY($1::bigint[])`, [rows.map((row) => row.seq)]);
+      await runner.query(`UPDATE "${OUTBOX_TABLE}" SET "published_at" = now() WHERE "seq" = ANY($1::bigint[])`, [
+        rows.map((row) => row.seq),
+      ]);
       await runner.commitTransaction();
       return rows.length;
     } catch (error) {
