@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { JetStreamClient, NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
@@ -46,7 +46,7 @@ interface ClaimedRow {
  * pending, so each record's events reach NATS in commit order even with several relays.
  */
 @Injectable()
-export class SvcEventRelay implements OnApplicationBootstrap, OnApplicationShutdown, ReadinessProbe {
+export class SvcEventRelay implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown, ReadinessProbe {
   readonly name = 'nats';
   private readonly logger = new Logger('SvcEventRelay');
   private readonly warnings = new WarningThrottle();
@@ -90,11 +90,16 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnApplicationShutd
     this.cleanupTimer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Stops claiming before the database closes; a batch in flight finishes (or rolls back) first. */
+  async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     if (this.cleanupTimer) clearInterval(this.cleanupTimer);
     this.wake?.();
     await this.loop;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.onModuleDestroy();
     await this.connection?.drain().catch(() => undefined);
   }
 
