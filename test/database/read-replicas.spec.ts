@@ -71,7 +71,7 @@ describe('a streaming replica', () => {
       else await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect(lagMs).toBeGreaterThanOrEqual(0);
-    const list = await http().get('/loan-items?filter=code||$eq||REPLICA-1').expect(200);
+    const list = await http().get('/loan-items?filter=code||$eq||REPLICA-1&page=1').expect(200);
     expect(list.body.data.map((item: { id: number }) => item.id)).toEqual([id]);
 
     const log = pair.replicaLog();
@@ -90,7 +90,7 @@ describe('a streaming replica', () => {
     const http = () => request(app.getHttpServer());
     const created = await http().post('/loan-items').send({ code: 'REPLICA-2', label: 'after the replica died' }).expect(201);
     await http().get(`/loan-items/${created.body.id}`).expect(200);
-    const list = await http().get('/loan-items?filter=code||$starts||REPLICA').expect(200);
+    const list = await http().get('/loan-items?filter=code||$starts||REPLICA&page=1').expect(200);
     expect(list.body.total).toBe(2);
     expect(warnings.some((message) => message.startsWith('A read replica is unreachable'))).toBe(true);
   });

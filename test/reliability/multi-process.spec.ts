@@ -184,7 +184,7 @@ describe('three processes on PostgreSQL, Redis and NATS', () => {
     // The replica serves the same rows once it has caught up.
     let listed = -1;
     for (let attempt = 0; attempt < 100 && listed !== stored.size; attempt++) {
-      const answer = await send(processes[0].port, 'GET', `/loan-items?filter=code||$starts||${run}-&limit=1`, {
+      const answer = await send(processes[0].port, 'GET', `/loan-items?filter=code||$starts||${run}-&page=1&limit=1`, {
         'x-test-user': `${run}-reader`,
       });
       listed = (JSON.parse(answer.body) as { total: number }).total;

@@ -26,6 +26,7 @@ export interface ReceivedEvent {
 export class NatsEventReader {
   readonly received: ReceivedEvent[] = [];
   private connection: NatsConnection | null = null;
+  private stopConsuming: () => void = () => undefined;
 
   constructor(
     private readonly subject: string,
@@ -45,6 +46,7 @@ export class NatsEventReader {
     });
     const consumer = await this.connection.jetstream().consumers.get(stream, info.name);
     const messages = await consumer.consume();
+    this.stopConsuming = () => messages.stop();
     void (async () => {
       for await (const message of messages) {
         this.received.push({ subject: message.subject, msgId: message.headers?.get('Nats-Msg-Id'), payload: message.json() });
@@ -64,6 +66,7 @@ export class NatsEventReader {
   }
 
   async close(): Promise<void> {
+    this.stopConsuming();
     await this.connection?.close();
   }
 }
