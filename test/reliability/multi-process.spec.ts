@@ -208,4 +208,36 @@ describe('three processes on PostgreSQL, Redis and NATS', () => {
       relayCatchUpMs: Date.now() - relayStarted,
     });
   });
+
+  it('publishes the updates of each record in commit order, whichever process made them', async () => {
+    const live = [processes[0], processes[2]];
+    const records: number[] = [];
+    for (let r = 0; r < 5; r++) {
+      const answer = await send(
+        live[r % 2].port,
+        'POST',
+        '/loan-items',
+        { 'x-test-user': `${run}-order` },
+        { code: `${run}-order-${r}`, label: 'v0' },
+      );
+      expect(answer.status).toBe(201);
+      records.push((JSON.parse(answer.body) as { id: number }).id);
+    }
+    const UPDATES = 10;
+    const answers = await Promise.all(
+      records.flatMap((id, r) =>
+        Array.from({ length: UPDATES }, (_, u) =>
+          send(live[(r + u) % 2].port, 'PATCH', `/loan-items/${id}`, { 'x-test-user': `${run}-order-${u}` }, { label: `v${u + 1}` }),
+        ),
+      ),
+    );
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    for (const id of records) {
+      const updates = await reader.waitFor(UPDATES, (event) => event.subject === 'svc.loanItem.updated' && event.payload.id === id, 60_000);
+      expect(updates).toHaveLength(UPDATES);
+      // Each event's previous row is the row of the event before it: NATS received them in commit order.
+      expect(updates[0].payload.previous).toMatchObject({ label: 'v0' });
+      for (let i = 1; i < updates.length; i++) expect(updates[i].payload.previous).toEqual(updates[i - 1].payload.record);
+    }
+  });
 });
