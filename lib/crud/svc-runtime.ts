@@ -1,13 +1,16 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SvcIdentityService } from '../auth/identity.service';
 import { DomainEventPublisher } from '../events/domain-event-publisher';
+import { SvcEventOutbox } from '../events/outbox/event-outbox';
+import { OutboxTransactions } from '../events/outbox/outbox-transactions';
 import { PublishingWriter } from '../events/publishing-writer';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
 import type { EntityModel, ServiceModel } from '../schema/model';
 import { ScopeEnforcer } from '../scope/scope-enforcer';
 import { EntityPlans } from '../sql/entity-plan';
 import { ReadExecutor } from '../sql/read.executor';
+import { SqlExecutor } from '../sql/sql-executor';
 import { WriteExecutor } from '../sql/write.executor';
 import { SVC_MODEL } from '../svc.constants';
 
@@ -20,6 +23,8 @@ import { SVC_MODEL } from '../svc.constants';
 @Injectable()
 export class SvcRuntime {
   readonly entities: ReadonlyMap<string, EntityModel>;
+  /** With `EVENTS_URL`: writes of entities with `events` commit together with their outbox rows. */
+  private readonly outbox: OutboxTransactions | null;
 
   constructor(
     @Inject(SVC_MODEL) readonly model: ServiceModel,
@@ -33,13 +38,16 @@ export class SvcRuntime {
     readonly scope: ScopeEnforcer,
     /** Users, memberships and sessions of `auth`. */
     readonly identity: SvcIdentityService,
+    executor: SqlExecutor,
+    @Optional() eventOutbox?: SvcEventOutbox,
   ) {
     this.entities = new Map(model.entities.map((entity) => [entity.name, entity]));
+    this.outbox = eventOutbox?.active ? new OutboxTransactions(executor, plans, eventOutbox) : null;
   }
 
   /** `writer` for one request's writes: each publishes its domain events once committed. */
   writerFor(request: Pick<CrudRequest, 'auth'>): PublishingWriter {
-    return new PublishingWriter(this.writer, this.events, request.auth);
+    return new PublishingWriter(this.writer, this.events, request.auth, this.outbox);
   }
 
   entity(name: string): EntityModel {

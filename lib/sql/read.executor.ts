@@ -69,7 +69,7 @@ export class ReadExecutor {
     const text =
       `SELECT ${root.select.join(', ')} FROM ${root.from}${root.where}${root.orderBy}` +
       ` LIMIT ${sql.param(query.limit)} OFFSET ${sql.param(query.offset)}`;
-    const rows = await this.executor.rows(sql.statement(text));
+    const rows = await this.executor.rows(sql.statement(text, { replica: true }));
     let total: number;
     if (rows.length > 0) {
       total = Number(rows[0][totalIndex]);
@@ -91,7 +91,7 @@ export class ReadExecutor {
     const tree = buildJoinTree(query, this.plans);
     const sql = this.sqlContext();
     const root = this.rootSelection(tree, query, conditions, related, sql, false);
-    const rows = await this.executor.rows(sql.statement(`SELECT ${root.select.join(', ')} FROM ${root.from}${root.where} LIMIT 1`));
+    const rows = await this.executor.rows(sql.statement(`SELECT ${root.select.join(', ')} FROM ${root.from}${root.where} LIMIT 1`, { replica: true }));
     if (rows.length === 0) return null;
     const record = hydrate(root.shape, rows[0]);
     await this.loadToMany(tree, [record], related);
@@ -111,7 +111,7 @@ export class ReadExecutor {
   ): Promise<number> {
     const sql = this.sqlContext();
     const root = this.rootSelection(tree, query, conditions, related, sql, false);
-    const [row] = await this.executor.rows(sql.statement(`SELECT COUNT(*) FROM ${root.from}${root.where}`));
+    const [row] = await this.executor.rows(sql.statement(`SELECT COUNT(*) FROM ${root.from}${root.where}`, { replica: true }));
     return Number(row?.[0] ?? 0);
   }
 
@@ -203,7 +203,7 @@ export class ReadExecutor {
     const text =
       `SELECT ${segment.select.join(', ')} FROM ${segment.from} WHERE ${where.join(' AND ')}` +
       ` ORDER BY ${childRoot.alias}.${node.plan.primaryKeyColumn} ASC`;
-    const rows = await this.executor.rows(sql.statement(text));
+    const rows = await this.executor.rows(sql.statement(text, { replica: true }));
     const byParent = new Map<unknown, Record_[]>();
     const children: Record_[] = [];
     for (const row of rows) {

@@ -26,7 +26,7 @@ export class SqlContext {
   }
 
   /** The statement for SQL text built with this context. */
-  statement(text: string, options: Pick<Statement, 'oneOff'> = {}): Statement {
+  statement(text: string, options: Pick<Statement, 'oneOff' | 'replica'> = {}): Statement {
     return { text, values: this.parameters, ...options };
   }
 }

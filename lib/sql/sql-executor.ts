@@ -1,4 +1,6 @@
+import { Logger } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
+import { isDatabaseUnavailableError } from '../database/database-errors';
 import { EntityTable } from './entity-table';
 import type { Statement } from './statement';
 
@@ -16,6 +18,8 @@ export type SqlConnection = EntityManager | undefined;
  * statement first seen after that runs unnamed (parsed and planned each time, as TypeORM does).
  */
 const MAX_NAMED_STATEMENTS = 2000;
+/** How long a read replica that failed is left out before it is tried again. */
+const REPLICA_RETRY_MS = 5_000;
 
 /**
  * The one place SQL of the runtime runs: reads, writes, scope checks, identity lookups. Each
@@ -23,10 +27,18 @@ const MAX_NAMED_STATEMENTS = 2000;
  * statement name, unless turned off (`DATABASE_PREPARED_STATEMENTS=false`): PostgreSQL parses and plans
  * it once per connection, then only binds values. Statements go to the pool (bypassing TypeORM's
  * query runner) or, inside `transaction()`, to the transaction's own connection.
+ *
+ * With read replicas (`DATABASE_READ_URLS`), statements marked `replica` go to them in turn; a
+ * replica whose connection fails is left out for 5 s, with a warning, and the read runs on the primary.
  */
 export class SqlExecutor {
   private readonly names = new Map<string, string>();
   private readonly tables = new Map<Function, EntityTable>();
+  private readonly logger = new Logger('SvcReadReplicas');
+  private readonly replicaDownUntil = new Map<PgQueryable, number>();
+  private nextReplica = 0;
+  /** Set on the views `within()` returns: the transaction every statement runs in. */
+  private bound: EntityManager | undefined = undefined;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -45,7 +57,18 @@ export class SqlExecutor {
 
   /** Runs `work` in one transaction; statements given its `EntityManager` run on the transaction's connection. */
   transaction<T>(work: (connection: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+    // Inside a bound view, the transaction is already open: join it.
+    return this.bound ? work(this.bound) : this.dataSource.transaction(work);
+  }
+
+  /**
+   * This executor with every statement on `connection` (a transaction's `EntityManager`), for code
+   * that takes an executor and knows nothing of transactions (the writes of the outbox path).
+   */
+  within(connection: EntityManager): SqlExecutor {
+    const view = Object.create(this) as SqlExecutor;
+    view.bound = connection;
+    return view;
   }
 
   /** The names of a registered TypeORM entity outside the service model (`svc_api_keys`...). */
@@ -68,15 +91,46 @@ export class SqlExecutor {
     const values = statement.values as unknown[];
     const logging = this.dataSource.options.logging;
     if (logging) this.dataSource.logger.logQuery(text, values);
-    const target = await this.target(connection);
-    const name = statement.oneOff ? undefined : this.nameOf(text);
+    const config = { name: statement.oneOff ? undefined : this.nameOf(text), text, values, ...(rowMode ? { rowMode } : {}) };
+    const onConnection = connection ?? this.bound;
     try {
-      const result = await target.query({ name, text, values, ...(rowMode ? { rowMode } : {}) });
-      return result.rows;
+      if (statement.replica && onConnection === undefined) {
+        const rows = await this.onReplica(config);
+        if (rows) return rows;
+      }
+      return (await (await this.target(onConnection)).query(config)).rows;
     } catch (error) {
       if (logging) this.dataSource.logger.logQueryError(error as Error, text, values);
       throw error;
     }
+  }
+
+  /** The rows from the next replica in turn; undefined when none is configured or up (the primary answers then). */
+  private async onReplica(config: Parameters<PgQueryable['query']>[0]): Promise<unknown[] | undefined> {
+    const replica = this.replica();
+    if (!replica) return undefined;
+    try {
+      return (await replica.query(config)).rows;
+    } catch (error) {
+      if (!isDatabaseUnavailableError(error)) throw error;
+      this.replicaDownUntil.set(replica, Date.now() + REPLICA_RETRY_MS);
+      this.logger.warn(
+        `A read replica is unreachable (${(error as Error).message}): reading from the primary for ${REPLICA_RETRY_MS / 1000} s.`,
+      );
+      return undefined;
+    }
+  }
+
+  /** The next read replica in turn that is not left out, or undefined (none configured, or all down). */
+  private replica(): PgQueryable | undefined {
+    // TypeORM's PostgresDriver keeps the replicas' `pg` pools in `slaves`.
+    const replicas = (this.dataSource.driver as unknown as { slaves?: PgQueryable[] }).slaves ?? [];
+    const now = Date.now();
+    for (let tried = 0; tried < replicas.length; tried++) {
+      const pool = replicas[this.nextReplica++ % replicas.length];
+      if ((this.replicaDownUntil.get(pool) ?? 0) <= now) return pool;
+    }
+    return undefined;
   }
 
   private nameOf(text: string): string | undefined {
@@ -93,7 +147,7 @@ export class SqlExecutor {
     const runner = connection?.queryRunner;
     // A transaction holds its own connection: with PGlite's single one, the pool would wait for it forever.
     if (runner && !runner.isReleased) return (await runner.connect()) as PgQueryable;
-    // TypeORM's PostgresDriver keeps its `pg` pool in `master` (`replication` is not supported here).
+    // TypeORM's PostgresDriver keeps its primary's `pg` pool in `master`.
     const pool = (this.dataSource.driver as unknown as { master?: PgQueryable }).master;
     // Worded so that classifyDatabaseError() answers 503, as for any connection that is gone.
     if (!pool) throw new Error('Database connection is not queryable: the data source is not initialized or was closed');

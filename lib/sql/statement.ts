@@ -7,4 +7,6 @@ export interface Statement {
    * take one of the bounded prepared-statement names.
    */
   readonly oneOff?: boolean;
+  /** A read that may run on a read replica (`DATABASE_READ_URLS`): CRUD lists and gets. */
+  readonly replica?: boolean;
 }

@@ -1,0 +1,35 @@
+import type { EntityPlans } from '../../sql/entity-plan';
+import type { SqlExecutor } from '../../sql/sql-executor';
+import { WriteExecutor } from '../../sql/write.executor';
+import type { EntityModel } from '../../schema/model';
+import type { DomainEvent } from '../domain-event';
+import type { SvcEventOutbox } from './event-outbox';
+
+type NamedEvent = { name: string; event: DomainEvent };
+
+/**
+ * Runs a CRUD write and the insert of its outbox rows in one transaction: the change and its
+ * events commit together or not at all.
+ */
+export class OutboxTransactions {
+  constructor(
+    private readonly executor: SqlExecutor,
+    private readonly plans: EntityPlans,
+    private readonly outbox: SvcEventOutbox,
+  ) {}
+
+  enabled(entity: EntityModel): boolean {
+    return this.outbox.enabled(entity);
+  }
+
+  /** `work` gets a `WriteExecutor` whose statements run in the transaction; the events it returns are appended to the outbox. */
+  async run<T extends { events: readonly NamedEvent[] }>(work: (writer: WriteExecutor) => Promise<T>): Promise<T> {
+    const result = await this.executor.transaction(async (manager) => {
+      const result = await work(new WriteExecutor(this.executor.within(manager), this.plans));
+      await this.outbox.append(manager, result.events);
+      return result;
+    });
+    if (result.events.length > 0) this.outbox.committed();
+    return result;
+  }
+}
