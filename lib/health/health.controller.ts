@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Optional, ServiceUnavailableException, SetMetadata } from '@nestjs/common';
+import { SkipThrottle } from '@nestjs/throttler';
 import { ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, type HealthCheckResult, HealthIndicatorService } from '@nestjs/terminus';
 import { SvcShutdownState } from '../production/shutdown-drain';
@@ -14,6 +15,8 @@ import { SVC_READINESS_PROBES, type ReadinessProbe } from '../interfaces/readine
  */
 @ApiTags('health')
 @SetMetadata(IS_PUBLIC_KEY, true)
+// Never rate limited: load balancers and orchestrators poll it.
+@SkipThrottle()
 @Controller('health')
 export class HealthController {
   constructor(

@@ -3,7 +3,6 @@ import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { normalizeIp, ThrottlerException, type ThrottlerStorage } from '@nestjs/throttler';
 import { createHash } from 'node:crypto';
 import type { Observable } from 'rxjs';
-import { HealthController } from '../health/health.controller';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { ServiceModel } from '../schema/model';
 import { SVC_MODEL } from '../svc.constants';
@@ -79,7 +78,6 @@ export class SvcRateLimitInterceptor implements NestInterceptor {
   }
 
   protected skipped(context: ExecutionContext): boolean {
-    if (context.getClass() === HealthController) return true;
     return this.reflector.getAllAndOverride<boolean>(SKIP_KEY, [context.getHandler(), context.getClass()]) === true;
   }
 }
