@@ -15,6 +15,7 @@ import {
   type Adapter,
   APP_MODULE_TS,
   ENV_EXAMPLE,
+  ESLINT_CONFIG,
   GITIGNORE,
   PRETTIERRC,
   MAIN_TS,
@@ -75,7 +76,8 @@ export const initCommand = defineCommand<InitOptions>({
       .addHelpText(
         'after',
         '\nWrites package.json, tsconfig, src/main.ts, src/app.module.ts, a starter .svcrc, .env.example, .gitignore,\n' +
-          'README.md and src/extensions/README.md, generates src/autogen/, then runs npm install.\n' +
+          'ESLint and Prettier configs, README.md and src/extensions/README.md, generates src/autogen/ (with one\n' +
+          'smoke test per resource, run by npm test), then runs npm install.\n' +
           'The folder must not exist or be empty.\n\n' +
           'Examples:\n' +
           '  $ npx -p @svc/nest svc init --name todo-api --skip-platform\n' +
@@ -133,6 +135,7 @@ export const initCommand = defineCommand<InitOptions>({
       'src/app.module.ts': APP_MODULE_TS,
       '.gitignore': GITIGNORE,
       '.prettierrc': PRETTIERRC,
+      'eslint.config.mjs': ESLINT_CONFIG,
       '.env.example': ENV_EXAMPLE,
       'README.md': readme(name),
     };
