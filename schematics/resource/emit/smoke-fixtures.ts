@@ -73,8 +73,11 @@ function constantTenant(column: ColumnModel): Expression {
   throw new CannotBuild(`its scope field ${column.name} is a ${column.type}, which the smoke test cannot choose a tenant value for`);
 }
 
+/** Names the smoke spec declares or imports, which a parent row's variable must not take. */
+const TAKEN = new Set(['after', 'assert', 'changes', 'client', 'created', 'describe', 'found', 'it', 'reread', 'smokeClient', 'stopSmokeApp', 'updated']);
+
 function variableName(entity: EntityModel): string {
-  return entity.propertyName === 'client' || entity.propertyName === 'created' ? `${entity.propertyName}Row` : entity.propertyName;
+  return TAKEN.has(entity.propertyName) ? `${entity.propertyName}Row` : entity.propertyName;
 }
 
 /**

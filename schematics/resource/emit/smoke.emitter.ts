@@ -7,8 +7,10 @@
  * framework and no transform of the ECMAScript-only Nest packages.
  */
 import type { EntityModel, ServiceModel } from '../../../lib/schema/model';
+import { type Doc, group, hardline, indent, join, line, print } from '../../utils/doc';
+import { arrayDoc, call, objectDoc, str } from '../../utils/ts-docs';
 import type { EmitOptions } from './emit-context';
-import { type CreationStep, smokeSetup, updatedField } from './smoke-fixtures';
+import { type CreationStep, type SmokeSetup, smokeSetup, updatedField } from './smoke-fixtures';
 
 /** The HTTP platform the smoke app runs on: the app's own. */
 export type SmokePlatform = 'express' | 'fastify';
@@ -44,7 +46,7 @@ const PLATFORM_IMPORTS: Readonly<Record<SmokePlatform, string[]>> = {
 const CREATE_APP: Readonly<Record<SmokePlatform, string>> = {
   express: "await NestFactory.create(SmokeAppModule, { logger: ['error', 'warn'] })",
   fastify:
-    "await NestFactory.create<NestFastifyApplication>(SmokeAppModule, new FastifyAdapter(svcFastifyOptions()), { logger: ['error', 'warn'] })",
+    "await NestFactory.create<NestFastifyApplication>(SmokeAppModule, new FastifyAdapter(svcFastifyOptions()), {\n    logger: ['error', 'warn'],\n  })",
 };
 
 /**
@@ -58,7 +60,7 @@ function needsGlobalGuards(model: ServiceModel): boolean {
 function moduleDecl(model: ServiceModel): string {
   const imports = ['SvcModule.forRoot({ schema: svcSchema, env: { ...process.env, ...SMOKE_ENV } })', 'AutogenModule'];
   if (needsGlobalGuards(model)) imports.push('SvcGuardsModule.forRoot({ global: true })');
-  return `@Module({\n  imports: [\n${imports.map((entry) => `    ${entry},\n`).join('')}  ],\n})`;
+  return print(['@Module(', objectDoc([['imports', arrayDoc(imports)]], true), ')']);
 }
 
 export function emitSmokeApp(model: ServiceModel, options: SmokeOptions): string {
@@ -131,7 +133,11 @@ ${
   async request(method: string, path: string, body?: unknown): Promise<SmokeResponse> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';${auth ? "\n    headers.authorization = `Bearer ${this.token}`;" : ''}
-    const response = await fetch(\`\${this.baseUrl}\${path}\`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(\`\${this.baseUrl}\${path}\`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await response.text();
     return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
   }
@@ -214,15 +220,21 @@ export async function stopSmokeApp(): Promise<void> {
 `;
 }
 
-function objectLiteral(entries: ReadonlyArray<readonly [string, string]>): string {
-  return entries.length === 0 ? '{}' : `{ ${entries.map(([key, value]) => `${JSON.stringify(key).replace(/^"|"$/g, '')}: ${value}`).join(', ')} }`;
+type Entries = ReadonlyArray<readonly [string, string]>;
+
+function statement(doc: Doc): Doc {
+  return [doc, ';'];
 }
 
-function creation(step: CreationStep): string {
-  return `    const ${step.variable} = await client.create('/${step.entity.route}', ${objectLiteral(step.body)});`;
+function creation(step: CreationStep): Doc {
+  return statement([`const ${step.variable} = await `, call('client.create', [str(`/${step.entity.route}`), objectDoc(step.body)])]);
 }
 
-/** Whether `entity` is the organizations table: the organization field of another entity refers to it. */
+function authorize(claims: Entries): Doc {
+  return statement(call('client.authorize', [objectDoc(claims)]));
+}
+
+/** Whether \`entity\` is the organizations table: the organization field of another entity refers to it. */
 function isOrganizationEntity(model: ServiceModel, entity: EntityModel): boolean {
   const field = model.auth?.organizationField;
   if (field === undefined) return false;
@@ -231,54 +243,67 @@ function isOrganizationEntity(model: ServiceModel, entity: EntityModel): boolean
   );
 }
 
-export function emitSmokeSpec(model: ServiceModel, entity: EntityModel, options: EmitOptions): string {
-  const path = `/${entity.route}`;
+/** The statements of the test: setup, then each generated route the entity serves. */
+function testBody(model: ServiceModel, entity: EntityModel, setup: Extract<SmokeSetup, { ok: true }>): Doc[] {
+  const path = str(`/${entity.route}`);
   const has = (route: string): boolean => (entity.routes as readonly string[]).includes(route);
-  const setup = smokeSetup(model, entity);
-  const title = `creates, lists, reads, updates and deletes a ${entity.name}`;
-  const lines: string[] = [];
-  if (!setup.ok) {
-    lines.push(`  it('${title}', { skip: ${JSON.stringify(`cannot create a ${entity.name}: ${setup.reason}`)} }, () => {});`);
-  } else {
-    const body: string[] = ['    const client = await smokeClient();'];
-    for (const step of setup.steps) {
-      body.push(step.kind === 'create' ? creation(step) : `    client.authorize(${objectLiteral(step.claims)});`);
-    }
-    body.push('    assert.notEqual(created.id, undefined);');
-    // An organization row is reached by callers of that organization; a user record, by its user.
-    const organizationField = model.auth?.organizationField;
-    if (organizationField !== undefined && isOrganizationEntity(model, entity)) {
-      body.push(`    client.authorize(${objectLiteral([...setup.claims.filter(([claim]) => claim !== organizationField), [organizationField, 'created.id']])});`);
-    } else if (model.auth?.userEntity === entity.name) {
-      body.push(`    client.authorize(${objectLiteral([...setup.claims, ['sub', 'created.id']])});`);
-    }
-    if (has('find')) body.push(`    await client.expectListed('${path}', created.id);`);
-    if (has('get')) body.push(`    assert.equal((await client.get('${path}', created.id)).id, created.id);`);
-    const update = updatedField(entity);
-    if (has('update') && update !== undefined) {
-      body.push(
-        `    const changes = { ${update.name}: ${update.value} };`,
-        `    assert.equal((await client.update('${path}', created.id, changes)).${update.name}, changes.${update.name});`,
-      );
-      if (has('get')) body.push(`    assert.equal((await client.get('${path}', created.id)).${update.name}, changes.${update.name});`);
-    }
-    if (has('delete')) {
-      body.push(`    await client.remove('${path}', created.id);`);
-      if (has('get')) body.push(`    await client.expectGone('${path}', created.id);`);
-    }
-    lines.push(`  it('${title}', async () => {`, ...body, '  });');
+  const body: Doc[] = ['const client = await smokeClient();'];
+  for (const step of setup.steps) body.push(step.kind === 'create' ? creation(step) : authorize(step.claims));
+  body.push(statement(call('assert.notEqual', ['created.id', 'undefined'])));
+  // An organization row is reached by callers of that organization; a user record, by its user.
+  const organizationField = model.auth?.organizationField;
+  if (organizationField !== undefined && isOrganizationEntity(model, entity)) {
+    body.push(authorize([...setup.claims.filter(([claim]) => claim !== organizationField), [organizationField, 'created.id']]));
+  } else if (model.auth?.userEntity === entity.name) {
+    body.push(authorize([...setup.claims, ['sub', 'created.id']]));
   }
-  const usesAssert = lines.some((line) => line.includes('assert.'));
-  return [
-    ...(usesAssert ? ["import assert from 'node:assert/strict';"] : []),
+  if (has('find')) body.push(statement(['await ', call('client.expectListed', [path, 'created.id'])]));
+  if (has('get')) {
+    body.push(statement(['const found = await ', call('client.get', [path, 'created.id'])]));
+    body.push(statement(call('assert.equal', ['found.id', 'created.id'])));
+  }
+  const update = updatedField(entity);
+  if (has('update') && update !== undefined) {
+    const changed = `changes.${update.name}`;
+    body.push(statement(['const changes = ', objectDoc([[update.name, update.value]])]));
+    body.push(statement(['const updated = await ', call('client.update', [path, 'created.id', 'changes'])]));
+    body.push(statement(call('assert.equal', [`updated.${update.name}`, changed])));
+    if (has('get')) {
+      body.push(statement(['const reread = await ', call('client.get', [path, 'created.id'])]));
+      body.push(statement(call('assert.equal', [`reread.${update.name}`, changed])));
+    }
+  }
+  if (has('delete')) {
+    body.push(statement(['await ', call('client.remove', [path, 'created.id'])]));
+    if (has('get')) body.push(statement(['await ', call('client.expectGone', [path, 'created.id'])]));
+  }
+  return body;
+}
+
+export function emitSmokeSpec(model: ServiceModel, entity: EntityModel, options: EmitOptions): string {
+  const setup = smokeSetup(model, entity);
+  const title = str(`creates, lists, reads, updates and deletes a ${entity.name}`);
+  const reason = setup.ok ? undefined : `cannot create a ${entity.name}: ${setup.reason}`;
+  const test: Doc =
+    reason === undefined
+      ? [`it(${title}, async () => {`, indent([hardline, join(hardline, testBody(model, entity, setup as Extract<SmokeSetup, { ok: true }>))]), hardline, '});']
+      : `it(${title}, { skip: REASON }, () => {});`;
+  const doc: Doc = [
+    ...(reason === undefined ? ["import assert from 'node:assert/strict';", hardline] : []),
     "import { after, describe, it } from 'node:test';",
+    hardline,
     `import { smokeClient, stopSmokeApp } from './smoke-app${options.importExtension}';`,
-    '',
+    hardline,
+    hardline,
+    ...(reason === undefined ? [] : [group(['const REASON =', indent([line, `${str(reason)};`])]), hardline, hardline]),
     'after(stopSmokeApp);',
-    '',
-    `describe('${path} (smoke test)', () => {`,
-    ...lines,
+    hardline,
+    hardline,
+    `describe(${str(`/${entity.route} (smoke test)`)}, () => {`,
+    indent([hardline, test]),
+    hardline,
     '});',
-    '',
-  ].join('\n');
+    hardline,
+  ];
+  return print(doc);
 }
