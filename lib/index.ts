@@ -110,9 +110,11 @@ export type { LoginThrottleStore } from './auth/login-throttle.store';
 export type { LoginThrottleCount } from './auth/login-throttle.store';
 /** The default failed-login store, in process memory. */
 export { InMemoryLoginThrottleStore } from './auth/login-throttle.store';
+/** Sets the session cookie (`svc_session`) on an Express response or a Fastify reply, in a route of your own. */
+export { setSessionCookie } from './auth/session-cookie';
 /** Clears the session cookie, e.g. in a logout route of your own. */
 export { clearSessionCookie } from './auth/session-cookie';
-/** The response `clearSessionCookie()` writes to (Express or Fastify). */
+/** The response `setSessionCookie()` and `clearSessionCookie()` write to (Express or Fastify). */
 export type { CookieResponse } from './auth/session-cookie';
 /** Injection token of the rate limiter's storage; provide a shared one (e.g. Redis) when several processes serve the API. */
 export { SVC_RATE_LIMIT_STORAGE } from './throttling/rate-limit.interceptor';

@@ -43,6 +43,7 @@ const VALUES = [
   'ScopeGuard',
   'ScopeViolationException',
   'ServiceLimitReachedException',
+  'setSessionCookie',
   'SKIP_SCOPE_KEY',
   'SkipScopeCheck',
   'SVC_LOGIN_THROTTLE_STORE',
