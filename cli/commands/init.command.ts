@@ -6,7 +6,7 @@
 import { logging } from '@angular-devkit/core';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { platformCredentialsPath } from '../project/credentials';
+import { loginExpired, readLogin } from '../platform/credentials-store';
 import { readOwnManifest } from '../project/own-package';
 import { npmCommand, runToCompletion } from '../project/processes';
 import { runNestAddSchematic } from '../project/run-nest-add';
@@ -100,9 +100,12 @@ export const initCommand = defineCommand<InitOptions>({
       return fail(io, `"${name}" is not a valid package name: use lowercase letters, digits, "-", "." or "_" (e.g. todo-api)`);
     }
     if (options.skipPlatform !== true) {
-      const credentials = platformCredentialsPath();
-      if (!existsSync(credentials)) {
+      const login = readLogin();
+      if (login === null) {
         return fail(io, 'svc init needs a platform login: run `svc login`, or pass --skip-platform to create the project locally');
+      }
+      if (loginExpired(login)) {
+        return fail(io, `your platform login expired on ${login.expiresAt}: run \`svc login\` again, or pass --skip-platform`);
       }
     }
     const dir = resolve(dirArg ?? name.replace(/^@[^/]+\//, ''));
