@@ -27,7 +27,7 @@ export const loginCommand = defineCommand<LoginOptions>({
       .option('--token <token>', 'the platform access token; read from standard input when omitted')
       .addHelpText(
         'after',
-        '\nStores the token\'s subject, organization and expiry in $XDG_CONFIG_HOME/svc/credentials.json\n' +
+        "\nStores the token's subject, organization and expiry in $XDG_CONFIG_HOME/svc/credentials.json\n" +
           '(~/.config/svc/credentials.json), owner-only; never the token: no svc command sends it anywhere.\n' +
           'svc init requires this login until it expires, unless --skip-platform is given.\n\n' +
           'Example:\n  svc login --token "$SVC_PLATFORM_TOKEN"\n  echo "$SVC_PLATFORM_TOKEN" | svc login',

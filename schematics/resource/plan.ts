@@ -14,7 +14,16 @@ import { emitGuardsBarrel, emitGuardsModule, emitScopeGuard } from './emit/guard
 import { emitModelReexport, emitSchema } from './emit/model.emitter';
 import { emitAutogenModule } from './emit/module.emitter';
 import { emitServiceBase, emitServiceReexport, emitServiceScaffold } from './emit/service.emitter';
-import { emitSmokeApp, emitSmokeIndex, emitSmokeSpec, type SmokePlatform, smokeEntities, smokeSpecName } from './emit/smoke.emitter';
+import {
+  emitSmokeApp,
+  emitSmokeIndex,
+  emitSmokeSetupScaffold,
+  emitSmokeSpec,
+  SMOKE_SETUP_FILE,
+  type SmokePlatform,
+  smokeEntities,
+  smokeSpecName,
+} from './emit/smoke.emitter';
 
 export interface PlannedFile {
   /** Path from the project root, `/`-separated, no leading slash. */
@@ -61,7 +70,11 @@ export interface PlanOptions extends EmitOptions {
 export const MANIFEST_FILE = '.svc-manifest.json';
 
 export function buildPlan(model: ServiceModel, options: PlanOptions): GenerationPlan {
-  const sourceRoot = posix.normalize(options.sourceRoot.replace(/\\/g, '/')).replace(/^\.?\/+/, '').replace(/\/+$/, '') || '.';
+  const sourceRoot =
+    posix
+      .normalize(options.sourceRoot.replace(/\\/g, '/'))
+      .replace(/^\.?\/+/, '')
+      .replace(/\/+$/, '') || '.';
   const under = (...segments: string[]): string => posix.join(sourceRoot, ...segments);
   const autogenDir = under('autogen');
   const hash = sourceHash(model);
@@ -101,6 +114,7 @@ export function buildPlan(model: ServiceModel, options: PlanOptions): Generation
   }
   add(posix.join(smokeDir, 'smoke-app.ts'), emitSmokeApp(model, { ...options, platform: options.platform ?? 'express' }));
   add(posix.join(smokeDir, 'smoke.e2e-spec.ts'), emitSmokeIndex(model, options));
+  scaffolds.push({ path: posix.join(extensionsDir, SMOKE_SETUP_FILE), content: emitSmokeSetupScaffold() });
   add(under('guards', 'guards.module.ts'), emitGuardsModule(model));
   add(under('guards', 'scope.guard.ts'), emitScopeGuard());
   add(under('guards', 'index.ts'), emitGuardsBarrel(options));
@@ -124,9 +138,25 @@ export function buildPlan(model: ServiceModel, options: PlanOptions): Generation
  * are used inside decorators of the DTO file and are checked against these.
  */
 const DTO_FILE_IMPORTS = [
-  'ApiProperty', 'Type', 'IsDecimalValue',
-  'Allow', 'ArrayMaxSize', 'ArrayMinSize', 'IsArray', 'IsBoolean', 'IsDefined', 'IsEmail', 'IsIn', 'IsInt', 'IsISO8601',
-  'IsOptional', 'IsString', 'IsUUID', 'MinLength', 'ValidateIf', 'ValidateNested',
+  'ApiProperty',
+  'Type',
+  'IsDecimalValue',
+  'Allow',
+  'ArrayMaxSize',
+  'ArrayMinSize',
+  'IsArray',
+  'IsBoolean',
+  'IsDefined',
+  'IsEmail',
+  'IsIn',
+  'IsInt',
+  'IsISO8601',
+  'IsOptional',
+  'IsString',
+  'IsUUID',
+  'MinLength',
+  'ValidateIf',
+  'ValidateNested',
 ];
 
 /** Names of the generated module and schema, which entity classes must not reuse. */

@@ -275,11 +275,15 @@ describe('svc init: the project', () => {
   }, 240_000);
 
   it('lints its own files with ESLint and Prettier, never the generated ones', () => {
-    const eslint = spawnSync(process.execPath, [join(project, 'node_modules', 'eslint', 'bin', 'eslint.js'), 'src/main.ts', 'src/autogen/notes/note.entity.ts'], {
-      cwd: project,
-      encoding: 'utf8',
-      env: cleanEnv(),
-    });
+    const eslint = spawnSync(
+      process.execPath,
+      [join(project, 'node_modules', 'eslint', 'bin', 'eslint.js'), 'src/main.ts', 'src/autogen/notes/note.entity.ts'],
+      {
+        cwd: project,
+        encoding: 'utf8',
+        env: cleanEnv(),
+      },
+    );
     expect(eslint.status).toBe(0);
     expect(eslint.stdout).toContain('File ignored because of a matching ignore pattern');
     // A lint error in a file the team owns fails npm run lint.

@@ -60,7 +60,10 @@ describe('svc login / whoami / logout', () => {
   });
 
   it('refuses text that is not a token, and an expired token', () => {
-    expect(svc(['login', '--token', 'not a token'])).toMatchObject({ code: 1, err: expect.stringContaining('not a platform access token') });
+    expect(svc(['login', '--token', 'not a token'])).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('not a platform access token'),
+    });
     expect(svc(['login', '--token', jwt({ sub: 'x', exp: 1000 })])).toMatchObject({ code: 1, err: expect.stringContaining('expired') });
     expect(svc(['login'], '')).toMatchObject({ code: 1, err: expect.stringContaining('No token given') });
   });

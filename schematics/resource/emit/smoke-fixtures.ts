@@ -74,7 +74,20 @@ function constantTenant(column: ColumnModel): Expression {
 }
 
 /** Names the smoke spec declares or imports, which a parent row's variable must not take. */
-const TAKEN = new Set(['after', 'assert', 'changes', 'client', 'created', 'describe', 'found', 'it', 'reread', 'smokeClient', 'stopSmokeApp', 'updated']);
+const TAKEN = new Set([
+  'after',
+  'assert',
+  'changes',
+  'client',
+  'created',
+  'describe',
+  'found',
+  'it',
+  'reread',
+  'smokeClient',
+  'stopSmokeApp',
+  'updated',
+]);
 
 function variableName(entity: EntityModel): string {
   return TAKEN.has(entity.propertyName) ? `${entity.propertyName}Row` : entity.propertyName;
@@ -114,9 +127,14 @@ export function smokeSetup(model: ServiceModel, target: EntityModel): SmokeSetup
   const createRow = (entity: EntityModel): string => {
     const existing = created.get(entity.name);
     if (existing !== undefined) return existing;
-    if (inProgress.has(entity.name)) throw new CannotBuild(`creating a ${entity.name} needs a ${entity.name} first (a cycle of required relations)`);
+    if (inProgress.has(entity.name))
+      throw new CannotBuild(`creating a ${entity.name} needs a ${entity.name} first (a cycle of required relations)`);
     if (!entity.routes.includes('create')) {
-      throw new CannotBuild(entity === target ? `POST /${entity.route} is turned off` : `it needs a ${entity.name} first, and POST /${entity.route} is turned off`);
+      throw new CannotBuild(
+        entity === target
+          ? `POST /${entity.route} is turned off`
+          : `it needs a ${entity.name} first, and POST /${entity.route} is turned off`,
+      );
     }
     inProgress.add(entity.name);
     const direct = new Map<string, Expression | null>();
@@ -175,7 +193,13 @@ export function updatedField(entity: EntityModel): { readonly name: string; read
     const field = candidates.find((candidate) => candidate.type === type);
     if (field === undefined) continue;
     const value =
-      type === 'text' ? `client.text('${field.name}')` : type === 'integer' ? 'client.integer()' : type === 'boolean' ? 'false' : str(field.values?.at(-1) ?? '');
+      type === 'text'
+        ? `client.text('${field.name}')`
+        : type === 'integer'
+          ? 'client.integer()'
+          : type === 'boolean'
+            ? 'false'
+            : str(field.values?.at(-1) ?? '');
     return { name: field.name, value };
   }
   return undefined;

@@ -19,6 +19,21 @@ export interface SmokeOptions extends EmitOptions {
   readonly platform: SmokePlatform;
 }
 
+/** \`<sourceRoot>/extensions/smoke-setup.ts\`, the team's settings of the smoke tests: created once, never changed. */
+export const SMOKE_SETUP_FILE = 'smoke-setup.ts';
+
+export function emitSmokeSetupScaffold(): string {
+  return `/**
+ * Settings of the generated smoke tests (src/autogen/e2e/, run by \`npm test\`). They call your
+ * controllers, so your guards and hooks apply to them: give them here what your guards require.
+ * This file is yours: \`svc generate\` created it once and never changes it.
+ */
+
+/** Headers every smoke-test request sends (besides the token of apps with "auth"). */
+export const smokeHeaders: Record<string, string> = {};
+`;
+}
+
 /** Entities whose smoke test is generated: those with at least one generated route. */
 export function smokeEntities(model: ServiceModel): EntityModel[] {
   return model.entities.filter((entity) => entity.http && entity.routes.length > 0);
@@ -77,6 +92,7 @@ export function emitSmokeApp(model: ServiceModel, options: SmokeOptions): string
 ${auth ? "import { createHmac } from 'node:crypto';\n" : ''}import { type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 ${PLATFORM_IMPORTS[options.platform].map((line) => `${line}\n`).join('')}import { ${svcImports.join(', ')} } from '@svc/nest';
+import { smokeHeaders } from '../../extensions/smoke-setup${ext}';
 import { AutogenModule } from '../autogen.module${ext}';
 import { svcSchema } from '../svc.schema${ext}';
 
@@ -131,8 +147,8 @@ ${
   }
 
   async request(method: string, path: string, body?: unknown): Promise<SmokeResponse> {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';${auth ? "\n    headers.authorization = `Bearer ${this.token}`;" : ''}
+    const headers: Record<string, string> = { accept: 'application/json', ...smokeHeaders };
+    if (body !== undefined) headers['content-type'] = 'application/json';${auth ? '\n    headers.authorization = `Bearer ${this.token}`;' : ''}
     const response = await fetch(\`\${this.baseUrl}\${path}\`, {
       method,
       headers,
@@ -286,7 +302,12 @@ export function emitSmokeSpec(model: ServiceModel, entity: EntityModel, options:
   const reason = setup.ok ? undefined : `cannot create a ${entity.name}: ${setup.reason}`;
   const test: Doc =
     reason === undefined
-      ? [`it(${title}, async () => {`, indent([hardline, join(hardline, testBody(model, entity, setup as Extract<SmokeSetup, { ok: true }>))]), hardline, '});']
+      ? [
+          `it(${title}, async () => {`,
+          indent([hardline, join(hardline, testBody(model, entity, setup as Extract<SmokeSetup, { ok: true }>))]),
+          hardline,
+          '});',
+        ]
       : `it(${title}, { skip: REASON }, () => {});`;
   const doc: Doc = [
     ...(reason === undefined ? ["import assert from 'node:assert/strict';", hardline] : []),

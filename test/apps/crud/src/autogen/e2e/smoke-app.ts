@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { configureSvcApp, SvcModule } from '@svc/nest';
+import { smokeHeaders } from '../../extensions/smoke-setup';
 import { AutogenModule } from '../autogen.module';
 import { svcSchema } from '../svc.schema';
 
@@ -49,7 +50,7 @@ export class SmokeClient {
   }
 
   async request(method: string, path: string, body?: unknown): Promise<SmokeResponse> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...smokeHeaders };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
