@@ -16,14 +16,4 @@ export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   keys: "Create, list and revoke service API keys in the application's database",
 };
 
-export const COMMANDS: readonly SvcCommand[] = [
-  loginCommand,
-  logoutCommand,
-  whoamiCommand,
-  schemaValidateCommand,
-  initCommand,
-  generateCommand,
-  devCommand,
-  ...MIGRATE_COMMANDS,
-  ...KEYS_COMMANDS,
-];
+export const COMMANDS: readonly SvcCommand[] = [loginCommand, logoutCommand, whoamiCommand, schemaValidateCommand, initCommand, generateCommand, devCommand, ...MIGRATE_COMMANDS, ...KEYS_COMMANDS];

@@ -41,11 +41,7 @@ const WORKFLOW =
   '  then commit .svcrc, src/autogen/ and src/migrations/ together';
 
 /** Opens a database, runs `work`, always closes it; database and project errors become exit code 1. */
-async function withDatabase(
-  io: CliIo,
-  work: (db: ProjectDatabase) => Promise<number>,
-  kind: MigrationDatabase = 'target',
-): Promise<number> {
+async function withDatabase(io: CliIo, work: (db: ProjectDatabase) => Promise<number>, kind: MigrationDatabase = 'target'): Promise<number> {
   const root = process.cwd();
   let db: ProjectDatabase | undefined;
   try {
@@ -103,7 +99,11 @@ async function runMigrations(io: CliIo): Promise<number> {
 export const migrateCommand = defineCommand<Record<string, never>>({
   path: ['migrate'],
   description: 'Apply pending migrations (same as svc migrate run); see the subcommands',
-  configure: (command) => command.addHelpText('after', `${NEEDS_BUILD}${WORKFLOW}`),
+  configure: (command) =>
+    command.addHelpText(
+      'after',
+      `${NEEDS_BUILD}${WORKFLOW}`,
+    ),
   run: ({ io }) => runMigrations(io),
 });
 

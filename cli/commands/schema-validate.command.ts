@@ -31,7 +31,13 @@ const EMPTY_SUMMARY: SvcrcSummary = { entities: 0, fields: 0, relationships: 0 }
 function print(io: CliIo, { file, readable, problems, summary }: Report, json: boolean): void {
   const valid = problems.length === 0;
   if (json) {
-    io.out(JSON.stringify({ valid, file: resolve(file), problems, summary: { ...summary, problems: problems.length } }, null, 2));
+    io.out(
+      JSON.stringify(
+        { valid, file: resolve(file), problems, summary: { ...summary, problems: problems.length } },
+        null,
+        2,
+      ),
+    );
     return;
   }
   if (valid) {

@@ -70,11 +70,7 @@ export interface PlanOptions extends EmitOptions {
 export const MANIFEST_FILE = '.svc-manifest.json';
 
 export function buildPlan(model: ServiceModel, options: PlanOptions): GenerationPlan {
-  const sourceRoot =
-    posix
-      .normalize(options.sourceRoot.replace(/\\/g, '/'))
-      .replace(/^\.?\/+/, '')
-      .replace(/\/+$/, '') || '.';
+  const sourceRoot = posix.normalize(options.sourceRoot.replace(/\\/g, '/')).replace(/^\.?\/+/, '').replace(/\/+$/, '') || '.';
   const under = (...segments: string[]): string => posix.join(sourceRoot, ...segments);
   const autogenDir = under('autogen');
   const hash = sourceHash(model);
@@ -138,25 +134,9 @@ export function buildPlan(model: ServiceModel, options: PlanOptions): Generation
  * are used inside decorators of the DTO file and are checked against these.
  */
 const DTO_FILE_IMPORTS = [
-  'ApiProperty',
-  'Type',
-  'IsDecimalValue',
-  'Allow',
-  'ArrayMaxSize',
-  'ArrayMinSize',
-  'IsArray',
-  'IsBoolean',
-  'IsDefined',
-  'IsEmail',
-  'IsIn',
-  'IsInt',
-  'IsISO8601',
-  'IsOptional',
-  'IsString',
-  'IsUUID',
-  'MinLength',
-  'ValidateIf',
-  'ValidateNested',
+  'ApiProperty', 'Type', 'IsDecimalValue',
+  'Allow', 'ArrayMaxSize', 'ArrayMinSize', 'IsArray', 'IsBoolean', 'IsDefined', 'IsEmail', 'IsIn', 'IsInt', 'IsISO8601',
+  'IsOptional', 'IsString', 'IsUUID', 'MinLength', 'ValidateIf', 'ValidateNested',
 ];
 
 /** Names of the generated module and schema, which entity classes must not reuse. */

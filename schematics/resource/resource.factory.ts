@@ -9,7 +9,14 @@
  * templates cannot express without becoming unreadable; emitters keep the output byte-exact and
  * deterministic.
  */
-import { chain, noop, type Rule, type SchematicContext, SchematicsException, type Tree } from '@angular-devkit/schematics';
+import {
+  chain,
+  noop,
+  type Rule,
+  type SchematicContext,
+  SchematicsException,
+  type Tree,
+} from '@angular-devkit/schematics';
 import { posix } from 'node:path';
 import type { EntityModel, ServiceModel } from '../../lib/schema/model';
 import { toKebabCase } from '../../lib/schema/naming';
@@ -30,16 +37,12 @@ interface NormalizedOptions {
 export function readModel(tree: Tree, schemaPath: string): ServiceModel {
   const text = tree.read(schemaPath)?.toString('utf8');
   if (text === undefined) {
-    throw new SchematicsException(
-      `${schemaPath} not found in ${process.cwd()}; create it (svc init, or nest add @svc/nest) or pass --schema.`,
-    );
+    throw new SchematicsException(`${schemaPath} not found in ${process.cwd()}; create it (svc init, or nest add @svc/nest) or pass --schema.`);
   }
   const result = parseSvcrc(text);
   if (!result.ok) {
     const problems = result.problems.map((problem) => `  - ${formatProblemPath(problem.path)}: ${problem.message}`).join('\n');
-    throw new SchematicsException(
-      `${schemaPath} is invalid (${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}):\n${problems}`,
-    );
+    throw new SchematicsException(`${schemaPath} is invalid (${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}):\n${problems}`);
   }
   return result.model;
 }
@@ -80,9 +83,7 @@ function hostManifest(tree: Tree, dir: string): HostManifest {
 /** The smoke tests run on the app's platform: Fastify when it depends on Fastify's adapter and not on Express's. */
 function hostPlatform(manifest: HostManifest): SmokePlatform {
   const dependencies = manifest.dependencies ?? {};
-  return dependencies['@nestjs/platform-fastify'] !== undefined && dependencies['@nestjs/platform-express'] === undefined
-    ? 'fastify'
-    : 'express';
+  return dependencies['@nestjs/platform-fastify'] !== undefined && dependencies['@nestjs/platform-express'] === undefined ? 'fastify' : 'express';
 }
 
 /**
