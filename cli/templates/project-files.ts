@@ -258,6 +258,17 @@ npm run build
 npm start            # node dist/main.js; settings from the environment (see .env.example)
 \`\`\`
 
+## Test, lint, format
+
+\`\`\`bash
+npm test             # the generated smoke test of each resource (src/autogen/e2e/), on in-memory PGlite
+npm run lint         # tsc and ESLint
+npm run format       # Prettier
+\`\`\`
+
+ESLint and Prettier leave \`src/autogen/\` and \`src/guards/\` alone: they are regenerated. If a guard
+of yours needs something the smoke tests do not send, set it in \`src/extensions/smoke-setup.ts\`.
+
 ## Change the API
 
 1. Edit \`.svcrc\` (your editor completes it: it names its JSON Schema in \`$schema\`).
