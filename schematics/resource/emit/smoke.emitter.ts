@@ -127,7 +127,7 @@ export class SmokeClient {${auth ? '\n  private token = signToken({});\n' : ''}
 ${
   auth
     ? `
-  /** Sends a token with these claims (besides \`sub\` and \`exp\`) from now on. */
+  /** From now on, sends a token with these claims (over its \`sub\`, \`exp\` and \`roles\`). */
   authorize(claims: Record<string, unknown>): void {
     this.token = signToken(claims);
   }
@@ -224,7 +224,7 @@ async function startApp(): Promise<INestApplication> {
 export async function smokeClient(): Promise<SmokeClient> {
   running ??= startApp();
   const app = await running;
-  return new SmokeClient((await app.getUrl()).replace('[::1]', '127.0.0.1'));
+  return new SmokeClient(await app.getUrl());
 }
 
 /** Stops the app (and its database); safe to call more than once. */

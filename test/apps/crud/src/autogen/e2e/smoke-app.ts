@@ -115,7 +115,7 @@ async function startApp(): Promise<INestApplication> {
 export async function smokeClient(): Promise<SmokeClient> {
   running ??= startApp();
   const app = await running;
-  return new SmokeClient((await app.getUrl()).replace('[::1]', '127.0.0.1'));
+  return new SmokeClient(await app.getUrl());
 }
 
 /** Stops the app (and its database); safe to call more than once. */
