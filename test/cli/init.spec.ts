@@ -286,6 +286,14 @@ describe('svc init: the project', () => {
     );
     expect(eslint.status).toBe(0);
     expect(eslint.stdout).toContain('File ignored because of a matching ignore pattern');
+    // Ignored, but clean all the same: the generated code passes the same rules.
+    const generated = spawnSync(
+      process.execPath,
+      [join(project, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--no-ignore', '--max-warnings', '0', 'src/autogen', 'src/guards'],
+      { cwd: project, encoding: 'utf8', env: cleanEnv() },
+    );
+    expect(generated.stdout + generated.stderr).toBe('');
+    expect(generated.status).toBe(0);
     // A lint error in a file the team owns fails npm run lint.
     writeFileSync(join(project, 'src', 'extensions', 'broken.ts'), 'export const unused: any = 1;\n');
     const lint = spawnSync('npm', ['run', 'lint'], { cwd: project, encoding: 'utf8', env: cleanEnv() });
