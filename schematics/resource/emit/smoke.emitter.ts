@@ -313,7 +313,7 @@ export function emitSmokeSpec(model: ServiceModel, entity: EntityModel, options:
     ...(reason === undefined ? ["import assert from 'node:assert/strict';", hardline] : []),
     "import { after, describe, it } from 'node:test';",
     hardline,
-    `import { smokeClient, stopSmokeApp } from './smoke-app${options.importExtension}';`,
+    `import { ${reason === undefined ? 'smokeClient, ' : ''}stopSmokeApp } from './smoke-app${options.importExtension}';`,
     hardline,
     hardline,
     ...(reason === undefined ? [] : [group(['const REASON =', indent([line, `${str(reason)};`])]), hardline, hardline]),
