@@ -4,19 +4,24 @@ import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { SvcAccountService } from './auth/account.service';
 import { SvcApiKeyService } from './auth/api-key.service';
 import { SVC_JWT_SECRET } from './auth/auth.constants';
-import { authEntities } from './auth/auth.entities';
+import { runtimeEntities } from './runtime-entities';
 import { SvcAuthGuard } from './auth/auth.guard';
 import { SvcAuthService } from './auth/auth.service';
 import { SvcIdentityService } from './auth/identity.service';
 import { SvcJwtAuthenticator } from './auth/jwt-authenticator';
 import { InMemoryLoginThrottleStore, SVC_LOGIN_THROTTLE_STORE } from './auth/login-throttle.store';
 import { resolveJwtSecret } from './auth/jwt-secret';
+import { RedisLoginThrottleStore } from './auth/redis-login-throttle.store';
 import { SvcTokenService } from './auth/token.service';
 import { readDatabaseConfig } from './database/database-config';
 import { svcTypeOrmModuleOptions } from './database/typeorm-options';
+import { SvcEventOutbox } from './events/outbox/event-outbox';
+import { SvcEventRelay } from './events/outbox/nats-relay';
 import { SvcExceptionFilter } from './filters/svc-exception.filter';
+import { SVC_READINESS_PROBES } from './health/readiness-probe';
 import type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
 import { assertProductionConfig } from './production/production-config';
+import { SvcRedis } from './scale/redis-connection';
 import { resolveSchema } from './schema/resolve-schema';
 import type { ServiceModel } from './schema/model';
 import { ScopeGuard } from './scope/scope.guard';
@@ -44,8 +49,7 @@ export const modelProvider: Provider = {
 export function typeOrmOptionsFactory(options: SvcModuleOptions, model: ServiceModel): TypeOrmModuleOptions {
   const config = readDatabaseConfig(options.env ?? process.env, model);
   return svcTypeOrmModuleOptions(config, {
-    // svc_api_keys and svc_refresh_tokens, when the service has `auth`.
-    entities: authEntities(model.auth),
+    entities: runtimeEntities(model.auth),
     autoLoadEntities: true,
     logging: options.logSql ?? false,
     migrations: options.migrations,
@@ -54,6 +58,10 @@ export function typeOrmOptionsFactory(options: SvcModuleOptions, model: ServiceM
 
 export const runtimeProviders: Provider[] = [
   SvcRuntime,
+  // EVENTS_URL: the outbox written with each change, and its relay to NATS (inert without the variable).
+  SvcEventOutbox,
+  SvcEventRelay,
+  { provide: SVC_READINESS_PROBES, inject: [SvcEventRelay], useFactory: (relay: SvcEventRelay) => (relay.active ? [relay] : []) },
   { provide: APP_FILTER, useClass: SvcExceptionFilter },
   { provide: APP_PIPE, useClass: SvcValidationPipe },
 ];
@@ -65,10 +73,15 @@ export const jwtSecretProvider: Provider = {
   useFactory: (options: SvcModuleOptions, model: ServiceModel): string => resolveJwtSecret(options.env ?? process.env, model.auth),
 };
 
-/** Failed-login counters in this process; `overrideProvider(SVC_LOGIN_THROTTLE_STORE)` swaps them. */
+/**
+ * Failed-login counters: in Redis when `REDIS_URL` is set (shared by every instance), else in this
+ * process; `overrideProvider(SVC_LOGIN_THROTTLE_STORE)` swaps them.
+ */
 export const loginThrottleStoreProvider: Provider = {
   provide: SVC_LOGIN_THROTTLE_STORE,
-  useFactory: () => new InMemoryLoginThrottleStore(),
+  inject: [SvcRedis],
+  useFactory: ({ client }: SvcRedis) =>
+    client === null ? new InMemoryLoginThrottleStore() : new RedisLoginThrottleStore(client, new InMemoryLoginThrottleStore()),
 };
 
 /** Authentication and scope: exported by `SvcModule` so guards resolve anywhere in the application. */
@@ -84,6 +97,8 @@ export const authProviders: Provider[] = [
   SvcAuthGuard,
   ScopeGuard,
 ];
+
+export const runtimeExports = [SvcRuntime, SVC_READINESS_PROBES];
 
 export const authExports = [
   SVC_JWT_SECRET,

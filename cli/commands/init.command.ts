@@ -24,6 +24,7 @@ import {
   TSCONFIG,
   TSCONFIG_BUILD,
 } from '../templates/project-files';
+import { composeYaml, DOCKERFILE, DOCKERIGNORE, SCALE_ENV_EXAMPLE } from '../templates/deployment-files';
 import { defineCommand, type CliIo } from '../svc-command';
 
 interface InitOptions {
@@ -139,8 +140,11 @@ export const initCommand = defineCommand<InitOptions>({
       '.gitignore': GITIGNORE,
       '.prettierrc': PRETTIERRC,
       'eslint.config.mjs': ESLINT_CONFIG,
-      '.env.example': ENV_EXAMPLE,
+      '.env.example': ENV_EXAMPLE + SCALE_ENV_EXAMPLE,
       'README.md': readme(name),
+      Dockerfile: DOCKERFILE,
+      '.dockerignore': DOCKERIGNORE,
+      'compose.yaml': composeYaml(name),
     };
     try {
       for (const [path, content] of Object.entries(files)) {

@@ -12,7 +12,6 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   assertBuilt,
   cleanEnv,
@@ -28,6 +27,7 @@ import {
   writeJson,
   type Running,
 } from '../cli/generate.helpers';
+import { packRepository } from '../support/pack';
 
 const INSTALL_TIMEOUT_MS = 300_000;
 const npmEnv = (): NodeJS.ProcessEnv =>
@@ -45,38 +45,10 @@ let work: string;
 let tarball: string;
 let app: Running | undefined;
 
-/** Files a usable package must contain. */
-const PACKED_FILES = [
-  'package/dist/bin/svc.js',
-  'package/dist/lib/index.js',
-  'package/dist/schematics/nest-add/nest-add.factory.js',
-  'package/dist/schematics/resource/resource.factory.js',
-  'package/collection.json',
-  'package/schemas/svcrc.schema.json',
-];
-
-/**
- * `npm pack` of the repository. `npm run build` empties dist/ first, so a pack made while a build
- * runs (in a shared checkout) misses files: check the tarball and pack again after a pause.
- */
-async function pack(destination: string): Promise<string> {
-  let missing: string[] = [];
-  for (let attempt = 0; attempt < 6; attempt++) {
-    const packed = run('npm', ['pack', '--pack-destination', destination], ROOT).stdout.trim().split('\n');
-    const file = join(destination, packed[packed.length - 1]);
-    const listing = new Set(run('tar', ['-tzf', file], destination).stdout.split('\n'));
-    missing = PACKED_FILES.filter((path) => !listing.has(path));
-    if (missing.length === 0) return file;
-    rmSync(file);
-    await sleep(10_000);
-  }
-  throw new Error(`npm pack keeps missing ${missing.join(', ')}: run npm run build`);
-}
-
 beforeAll(async () => {
   assertBuilt();
   work = tempDir('new-user');
-  tarball = await pack(work);
+  tarball = await packRepository(work);
 }, 180_000);
 afterEach(async () => {
   await stop(app);
@@ -192,7 +164,7 @@ describe('a new user', () => {
     expect((await http(port, 'POST', '/books', { title: 'Bad', genre: 'comic' })).status).toBeGreaterThanOrEqual(400);
     const list = await http(port, 'GET', '/books?join=author&filter=pages||$gt||100&sort=title,ASC');
     expect(list.status).toBe(200);
-    expect(list.body).toMatchObject({ count: 1, total: 1, data: [{ title: 'The Dispossessed', author: { name: 'Ursula K. Le Guin' } }] });
+    expect(list.body).toEqual([expect.objectContaining({ title: 'The Dispossessed', author: expect.objectContaining({ name: 'Ursula K. Le Guin' }) })]);
     expect((await http(port, 'PATCH', `/books/${book.body.id}`, { genre: 'essay' })).body.genre).toBe('essay');
     expect((await http(port, 'GET', `/books/${book.body.id}`)).body.genre).toBe('essay');
     expect((await http(port, 'POST', '/tags', { label: 'classic' })).status).toBe(201);
@@ -380,6 +352,6 @@ describe('an existing Nest application', () => {
     const port = await startApp(project);
     expect((await http(port, 'GET', '/')).text).toBe('Hello World!');
     expect((await http(port, 'POST', '/notes', { title: 'added' })).status).toBe(201);
-    expect((await http(port, 'GET', '/notes')).body).toMatchObject({ total: 1 });
+    expect((await http(port, 'GET', '/notes')).body).toHaveLength(1);
   }, 480_000);
 });
