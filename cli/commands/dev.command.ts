@@ -1,7 +1,7 @@
 /** `svc dev [--port <n>] [--no-watch]`: the application on embedded PGlite, recompiled, regenerated and restarted on change. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeDatabaseConfig, readDatabaseConfig } from '../../lib/database/database-config';
+import { describeDatabaseConfig, readDatabaseConfig, type PgliteDatabaseConfig } from '../../lib/database/database-config';
 import { loadSvcrc } from '../../lib/schema/load-svcrc';
 import { DevServer } from '../project/dev-server';
 import { ProjectError, withDotEnv } from '../project/project-layout';
@@ -51,6 +51,7 @@ export const devCommand = defineCommand<DevOptions>({
     }
     try {
       const { env, fromFile } = withDotEnv(root, process.env);
+      delete env.PGLITE_SERVER; // svc dev sets it for the application when it serves the embedded database
       // PGlite in .svc/data is synchronized by default; a real database only on explicit request.
       if (options.allowDrop === true) env.DATABASE_SYNC_ALLOW_DROP = 'true';
       const port = devPort(options.port, env);
@@ -59,13 +60,15 @@ export const devCommand = defineCommand<DevOptions>({
         return 1;
       }
       const loaded = loadSvcrc(join(root, '.svcrc'));
+      let embedded: PgliteDatabaseConfig | undefined;
       if (loaded.ok) {
         // Relative PGLITE_DATA_DIR is relative to the project, where the application runs.
         const database = readDatabaseConfig(env, loaded.model);
+        if (database.type === 'pglite') embedded = database;
         io.out(`Database: ${describeDatabaseConfig(database)}, schema synchronization ${database.synchronize ? 'on' : 'off'}`);
       }
       if (fromFile.length > 0) io.out(`Environment: ${fromFile.join(', ')} from .env`);
-      return await new DevServer({ root, env, port, watch: options.watch, io }).run();
+      return await new DevServer({ root, env, port, watch: options.watch, io, embedded }).run();
     } catch (error) {
       if (error instanceof ProjectError || (error instanceof Error && error.name === 'DatabaseConfigError')) {
         io.err(`✖ ${error.message}`);

@@ -12,8 +12,12 @@ import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { PgliteDatabaseConfig } from '../../lib/database/database-config';
+import { openPglite, type PgliteConnection } from '../../lib/database/pglite-connection';
+import { servePglite, type PgliteServer } from '../../lib/database/pglite-server';
 import { validateAndGenerate } from './generation';
 import { findEntry, findTsc, readOutDir, tsconfigFile } from './project-layout';
+import type { StandbyStart } from './app-standby';
 import { IS_WINDOWS } from './processes';
 import type { CliIo } from '../svc-command';
 
@@ -23,9 +27,20 @@ export interface DevServerOptions {
   readonly port: number;
   readonly watch: boolean;
   readonly io: CliIo;
+  /**
+   * The embedded database, when the application uses it: opened once here and served to each
+   * application instance (`PGLITE_SERVER`), so that a restart does not reopen it.
+   */
+  readonly embedded?: PgliteDatabaseConfig;
+}
+
+interface ServedDatabase {
+  readonly connection: PgliteConnection;
+  readonly server: PgliteServer;
 }
 
 const SVCRC = '.svcrc';
+const STANDBY_SCRIPT = join(__dirname, 'app-standby.js');
 const STOP_TIMEOUT_MS = 10_000;
 const READY_TIMEOUT_MS = 60_000;
 const COMPILED = /Found (\d+) errors?\. Watching for file changes\./;
@@ -103,6 +118,9 @@ export class DevServer {
   /** When the running application was started (its compiled output is older). */
   private startedAt: number | undefined;
   private readyCheck = 0;
+  private database: Promise<ServedDatabase | undefined> = Promise.resolve(undefined);
+  /** The next application instance, its dependencies already loaded, waiting to be told to start. */
+  private standby: ChildProcess | undefined;
   private finish!: (code: number) => void;
   private readonly finished = new Promise<number>((resolvePromise) => (this.finish = resolvePromise));
 
@@ -123,6 +141,8 @@ export class DevServer {
     }
     this.lastSvcrc = this.readSvcrc();
     if (!(await validateAndGenerate({ cwd: root, io: this.io })).ok) return 1;
+    // Opened while the compiler runs; a failure (the folder locked by another process) ends svc dev.
+    this.database = this.serveEmbeddedDatabase();
 
     const onSignal = (signal: NodeJS.Signals): void => {
       if (this.stopping) {
@@ -150,6 +170,24 @@ export class DevServer {
     }
   }
 
+  private async serveEmbeddedDatabase(): Promise<ServedDatabase | undefined> {
+    const { embedded } = this.options;
+    if (embedded === undefined) return undefined;
+    try {
+      const connection = await openPglite(embedded);
+      try {
+        return { connection, server: await servePglite(connection.pglite) };
+      } catch (error) {
+        await connection.close();
+        throw error;
+      }
+    } catch (error) {
+      this.io.err(`✖ cannot open the embedded database: ${error instanceof Error ? error.message : String(error)}`);
+      void this.shutdown(1);
+      return undefined;
+    }
+  }
+
   private readSvcrc(): string | undefined {
     try {
       return readFileSync(join(this.options.root, SVCRC), 'utf8');
@@ -158,11 +196,12 @@ export class DevServer {
     }
   }
 
-  private spawnChild(args: string[], env: NodeJS.ProcessEnv, stdio: 'inherit' | 'pipe'): ChildProcess {
+  private spawnChild(args: string[], env: NodeJS.ProcessEnv, stdio: 'inherit' | 'pipe' | 'ipc'): ChildProcess {
     const child = spawn(process.execPath, args, {
       cwd: this.options.root,
       env,
-      stdio: stdio === 'inherit' ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
+      stdio:
+        stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : stdio === 'ipc' ? ['ignore', 'inherit', 'inherit', 'ipc'] : ['ignore', 'inherit', 'inherit'],
       detached: !IS_WINDOWS,
     });
     this.live.add(child);
@@ -279,10 +318,12 @@ export class DevServer {
       this.app = undefined;
       await stopChild(previous);
     }
+    const env = await this.appEnv();
     if (this.stopping) return;
-    const env = { ...this.options.env, APP_PORT: String(this.options.port) };
     this.startedAt = Date.now();
-    const app = this.spawnChild(['--enable-source-maps', entry], env, 'inherit');
+    const app = this.takeStandby(env);
+    const start: StandbyStart = { entry };
+    app.send(start);
     this.app = app;
     app.on('exit', (code, signal) => {
       if (this.app !== app) return; // stopped on purpose
@@ -297,6 +338,41 @@ export class DevServer {
       }
     });
     void this.announceWhenReady(app);
+  }
+
+  /** The application's environment: the project's, its port, and where svc dev serves the embedded database. */
+  private async appEnv(): Promise<NodeJS.ProcessEnv> {
+    const env: NodeJS.ProcessEnv = { ...this.options.env, APP_PORT: String(this.options.port) };
+    const database = await this.database;
+    if (database !== undefined) {
+      const { host, port } = database.server.address;
+      env.PGLITE_SERVER = host.startsWith('/') ? host : `${host}:${port}`;
+    }
+    return env;
+  }
+
+  /** The waiting standby process, or a new one (loading its dependencies first) when there is none. */
+  private takeStandby(env: NodeJS.ProcessEnv): ChildProcess {
+    const standby = this.standby;
+    this.standby = undefined;
+    if (standby !== undefined && standby.connected && standby.exitCode === null && standby.signalCode === null) return standby;
+    return this.spawnStandby(env);
+  }
+
+  private spawnStandby(env: NodeJS.ProcessEnv): ChildProcess {
+    const standby = this.spawnChild(['--enable-source-maps', STANDBY_SCRIPT], env, 'ipc');
+    standby.on('exit', () => {
+      if (this.standby === standby) this.standby = undefined;
+    });
+    return standby;
+  }
+
+  /** Prepares the next instance once this one is up, so that it does not slow this one's start. */
+  private prepareStandby(): void {
+    if (!this.options.watch || this.stopping || this.standby !== undefined) return;
+    void this.appEnv().then((env) => {
+      if (!this.stopping && this.standby === undefined) this.standby = this.spawnStandby(env);
+    });
   }
 
   /** Polls /health until the application answers, then prints its address. */
@@ -314,6 +390,7 @@ export class DevServer {
       });
       if (status !== 0) {
         if (this.app === app) this.io.out(`✔ Ready on http://localhost:${this.options.port} (OpenAPI page: /_docs)`);
+        this.prepareStandby();
         return;
       }
       await sleep(250);
@@ -327,6 +404,11 @@ export class DevServer {
     clearTimeout(this.restartTimer);
     this.watcher?.close();
     await Promise.all([...this.live].map((child) => stopChild(child)));
+    const database = await this.database;
+    if (database !== undefined) {
+      await database.server.close();
+      await database.connection.close();
+    }
     this.finish(code);
   }
 }
