@@ -6,7 +6,8 @@
  * data folder lock before the next instance starts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
@@ -15,6 +16,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PgliteDatabaseConfig } from '../../lib/database/database-config';
 import { openPglite, type PgliteConnection } from '../../lib/database/pglite-connection';
 import { servePglite, type PgliteServer } from '../../lib/database/pglite-server';
+import { registerDevServer } from './dev-registry';
+import { createFastEmitter, type FastEmitter } from './fast-emit';
 import { validateAndGenerate } from './generation';
 import { findEntry, findTsc, readOutDir, tsconfigFile } from './project-layout';
 import type { StandbyStart } from './app-standby';
@@ -37,6 +40,7 @@ export interface DevServerOptions {
 interface ServedDatabase {
   readonly connection: PgliteConnection;
   readonly server: PgliteServer;
+  readonly unregister: () => void;
 }
 
 const SVCRC = '.svcrc';
@@ -85,18 +89,18 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Modification time of the newest file under `dir` (0 when there is none). */
-function newestMtimeMs(dir: string): number {
-  let newest = 0;
+/** The hash of every JavaScript file under `dir`, by path. */
+function snapshotJs(dir: string, into = new Map<string, string>()): Map<string, string> {
   try {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      newest = Math.max(newest, entry.isDirectory() ? newestMtimeMs(path) : statSync(path).mtimeMs);
+      if (entry.isDirectory()) snapshotJs(path, into);
+      else if (/\.[cm]?js$/.test(entry.name)) into.set(path, createHash('sha1').update(readFileSync(path)).digest('hex'));
     }
   } catch {
     // Removed while walking: the next compilation tells.
   }
-  return newest;
+  return into;
 }
 
 export class DevServer {
@@ -115,8 +119,14 @@ export class DevServer {
   private generating = false;
   private restartWanted = false;
   private outDir: string | undefined;
-  /** When the running application was started (its compiled output is older). */
-  private startedAt: number | undefined;
+  /** The compiled output the running application was started from. */
+  private startedFrom: Map<string, string> | undefined;
+  /**
+   * Output files written by the fast emit for the running application: the compiler writes them
+   * again in its own words (decorator metadata differs), which is no reason to restart.
+   */
+  private fastEmitted = new Set<string>();
+  private fastEmitter: FastEmitter | undefined;
   private readyCheck = 0;
   private database: Promise<ServedDatabase | undefined> = Promise.resolve(undefined);
   /** The next application instance, its dependencies already loaded, waiting to be told to start. */
@@ -160,7 +170,10 @@ export class DevServer {
     process.on('exit', onExit);
 
     try {
-      if (this.options.watch) this.startWatching(tsc, config, outDir);
+      if (this.options.watch) {
+        this.fastEmitter = createFastEmitter(root, config);
+        this.startWatching(tsc, config, outDir);
+      }
       else await this.compileOnceAndStart(tsc, config, outDir);
       return await this.finished;
     } finally {
@@ -176,7 +189,9 @@ export class DevServer {
     try {
       const connection = await openPglite(embedded);
       try {
-        return { connection, server: await servePglite(connection.pglite) };
+        const server = await servePglite(connection.pglite);
+        const unregister = registerDevServer(this.options.root, { pid: process.pid, dataDir: embedded.dataDir, ...server.address });
+        return { connection, server, unregister };
       } catch (error) {
         await connection.close();
         throw error;
@@ -227,6 +242,7 @@ export class DevServer {
 
   private startWatching(tsc: string, config: string, outDir: string): void {
     this.io.out(`Compiling with tsc -p ${config} --watch...`);
+    this.outDir = outDir;
     const compiler = this.spawnChild([tsc, '-p', config, '--watch', '--preserveWatchOutput', '--pretty', 'false'], process.env, 'pipe');
     let compiling = true;
     const onLine = (line: string): void => {
@@ -270,13 +286,32 @@ export class DevServer {
           this.io.out(`↻ ${SVCRC} changed: validating and generating...`);
           const result = await validateAndGenerate({ cwd: this.options.root, io: this.io });
           if (!result.ok) this.io.err('The application keeps running the previous generation; fix .svcrc and save.');
-          // Generated files changed: the compiler sees them and a restart follows its next run.
+          else await this.restartWithGeneratedFiles(result.changes.filter((change) => change.kind !== 'delete').map((change) => change.path));
+          // Otherwise the compiler sees the generated files and a restart follows its next run.
         } finally {
           this.generating = false;
           if (this.restartWanted) this.scheduleRestart();
         }
       });
     }, 150);
+  }
+
+  /**
+   * Restarts at once with the generated files transpiled alone, when the application already runs
+   * from a complete compilation; the compiler's own run then causes no second restart.
+   */
+  private async restartWithGeneratedFiles(files: readonly string[]): Promise<void> {
+    const outDir = this.outDir;
+    if (this.fastEmitter === undefined || outDir === undefined || this.app === undefined || files.length === 0) return;
+    let written: string[];
+    try {
+      written = this.fastEmitter.emit(files);
+    } catch (error) {
+      this.io.err(`✖ fast emit failed, waiting for the compiler: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    for (const file of written) this.fastEmitted.add(file);
+    await this.restartApp(outDir, true);
   }
 
   /** Restarts once the compiler has been quiet for `SETTLE_MS` and no generation is running. */
@@ -292,10 +327,17 @@ export class DevServer {
       if (this.generating || !this.restartWanted || this.outDir === undefined) return;
       this.restartWanted = false;
       const outDir = this.outDir;
-      // tsc may run again for a change it already compiled (new files seen later by its folder watcher): no new output, no restart.
-      if (this.startedAt !== undefined && this.app !== undefined && newestMtimeMs(outDir) < this.startedAt) return;
+      // tsc may run again for a change it already compiled (new files seen later by its folder watcher),
+      // or write again what the fast emit wrote: no new output, no restart.
+      if (this.app !== undefined && this.startedFrom !== undefined && !this.outputChanged(outDir, this.startedFrom)) return;
       this.enqueue(() => this.restartApp(outDir));
     }, SETTLE_MS);
+  }
+
+  private outputChanged(outDir: string, before: Map<string, string>): boolean {
+    const now = snapshotJs(outDir);
+    for (const [path, hash] of now) if (!this.fastEmitted.has(path) && before.get(path) !== hash) return true;
+    return false;
   }
 
   private enqueue(task: () => Promise<void>): void {
@@ -306,7 +348,7 @@ export class DevServer {
       });
   }
 
-  private async restartApp(outDir: string): Promise<void> {
+  private async restartApp(outDir: string, fastEmit = false): Promise<void> {
     const entry = findEntry(outDir);
     if (entry === undefined) {
       this.io.err(`✖ ${relative(this.options.root, join(outDir, 'main.js'))} not found after compiling: is src/main.ts the entry point?`);
@@ -320,7 +362,8 @@ export class DevServer {
     }
     const env = await this.appEnv();
     if (this.stopping) return;
-    this.startedAt = Date.now();
+    if (!fastEmit) this.fastEmitted.clear();
+    this.startedFrom = snapshotJs(outDir);
     const app = this.takeStandby(env);
     const start: StandbyStart = { entry };
     app.send(start);
@@ -406,6 +449,7 @@ export class DevServer {
     await Promise.all([...this.live].map((child) => stopChild(child)));
     const database = await this.database;
     if (database !== undefined) {
+      database.unregister();
       await database.server.close();
       await database.connection.close();
     }
