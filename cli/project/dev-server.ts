@@ -20,6 +20,7 @@ import { registerDevServer } from './dev-registry';
 import { createFastEmitter, type FastEmitter } from './fast-emit';
 import { validateAndGenerate } from './generation';
 import { findEntry, findTsc, readOutDir, tsconfigFile } from './project-layout';
+import type { SchematicChange } from '../../schematics/run-schematic';
 import type { StandbyStart } from './app-standby';
 import { IS_WINDOWS } from './processes';
 import type { CliIo } from '../svc-command';
@@ -286,7 +287,7 @@ export class DevServer {
           this.io.out(`↻ ${SVCRC} changed: validating and generating...`);
           const result = await validateAndGenerate({ cwd: this.options.root, io: this.io });
           if (!result.ok) this.io.err('The application keeps running the previous generation; fix .svcrc and save.');
-          else await this.restartWithGeneratedFiles(result.changes.filter((change) => change.kind !== 'delete').map((change) => change.path));
+          else await this.restartWithGeneratedFiles(result.changes);
           // Otherwise the compiler sees the generated files and a restart follows its next run.
         } finally {
           this.generating = false;
@@ -300,12 +301,13 @@ export class DevServer {
    * Restarts at once with the generated files transpiled alone, when the application already runs
    * from a complete compilation; the compiler's own run then causes no second restart.
    */
-  private async restartWithGeneratedFiles(files: readonly string[]): Promise<void> {
+  private async restartWithGeneratedFiles(changes: readonly SchematicChange[]): Promise<void> {
     const outDir = this.outDir;
-    if (this.fastEmitter === undefined || outDir === undefined || this.app === undefined || files.length === 0) return;
+    if (this.fastEmitter === undefined || outDir === undefined || this.app === undefined || changes.length === 0) return;
     let written: string[];
     try {
-      written = this.fastEmitter.emit(files);
+      this.fastEmitter.remove(changes.filter((change) => change.kind === 'delete').map((change) => change.path));
+      written = this.fastEmitter.emit(changes.filter((change) => change.kind !== 'delete').map((change) => change.path));
     } catch (error) {
       this.io.err(`✖ fast emit failed, waiting for the compiler: ${error instanceof Error ? error.message : String(error)}`);
       return;

@@ -4,13 +4,15 @@
  * on a small machine). The compiler still checks everything afterwards and reports its errors.
  * Uses the project's own TypeScript and compiler options, one file at a time (`transpileModule`).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type * as ts from 'typescript';
 
 export interface FastEmitter {
   /** Emits the JavaScript (and source map) of each file; returns the output files written. */
   emit(files: readonly string[]): string[];
+  /** Removes the output of deleted source files (tsc never does), so that nothing loads a stale entity. */
+  remove(files: readonly string[]): void;
 }
 
 /** An emitter for the project at `root` with its `tsconfig` file, or undefined when its settings cannot be read. */
@@ -30,14 +32,28 @@ export function createFastEmitter(root: string, tsconfig: string): FastEmitter |
   if (options.outDir === undefined || options.noEmit === true) return undefined;
   const rootDir = options.rootDir ?? root;
   const outDir = options.outDir;
+  /** The output file of a source file, or undefined when it is not compiled into outDir. */
+  const outputOf = (file: string): string | undefined => {
+    const source = resolve(root, file);
+    if (!/\.tsx?$/.test(source) || source.endsWith('.d.ts')) return undefined;
+    const target = join(outDir, relative(rootDir, source)).replace(/\.tsx?$/, '.js');
+    return relative(outDir, target).startsWith('..') ? undefined : target;
+  };
   return {
+    remove(files) {
+      for (const file of files) {
+        const target = outputOf(file);
+        if (target === undefined) continue;
+        rmSync(target, { force: true });
+        rmSync(`${target}.map`, { force: true });
+      }
+    },
     emit(files) {
       const written: string[] = [];
       for (const file of files) {
         const source = resolve(root, file);
-        if (!/\.tsx?$/.test(source) || source.endsWith('.d.ts')) continue;
-        const target = join(outDir, relative(rootDir, source)).replace(/\.tsx?$/, '.js');
-        if (target.startsWith('..') || relative(outDir, target).startsWith('..')) continue;
+        const target = outputOf(file);
+        if (target === undefined) continue;
         const output = typescript.transpileModule(readFileSync(source, 'utf8'), {
           compilerOptions: options,
           fileName: source,
