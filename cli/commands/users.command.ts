@@ -61,7 +61,7 @@ const createCommand = defineCommand<CreateOptions>({
           'Without --password-stdin a password is generated and printed once.\n\n' +
           'Examples:\n' +
           '  $ npx svc users create --email admin@example.com --role owner\n' +
-          "  $ printf '%s' \"$ADMIN_PASSWORD\" | npx svc users create --email admin@example.com --role owner --password-stdin\n",
+          '  $ printf \'%s\' "$ADMIN_PASSWORD" | npx svc users create --email admin@example.com --role owner --password-stdin\n',
       ),
   run: async ({ options, io }) => {
     let dataSource: DataSource | undefined;
@@ -74,7 +74,10 @@ const createCommand = defineCommand<CreateOptions>({
       }
       const generated = options.passwordStdin !== true;
       const password = generated ? generatePassword() : readFileSync(0, 'utf8').replace(/\r?\n$/, '');
-      const roles = options.role.flatMap((role) => role.split(',')).map((role) => role.trim()).filter((role) => role !== '');
+      const roles = options.role
+        .flatMap((role) => role.split(','))
+        .map((role) => role.trim())
+        .filter((role) => role !== '');
       const { user, values } = await userValues(loaded.model, {
         email: options.email,
         password,
@@ -86,7 +89,9 @@ const createCommand = defineCommand<CreateOptions>({
       const { env } = withDotEnv(process.cwd(), process.env);
       const config = viaRunningDevServer(process.cwd(), readDatabaseConfig(env, loaded.model));
       if (config.type === 'pglite' && config.dataDir === null && config.server === undefined) {
-        throw new CreateUserError('PGLITE_DATA_DIR=memory: an in-memory database is gone when this command ends; use a data folder or DATABASE_URL');
+        throw new CreateUserError(
+          'PGLITE_DATA_DIR=memory: an in-memory database is gone when this command ends; use a data folder or DATABASE_URL',
+        );
       }
       // Raw SQL on the user table only: nothing is synchronized from here.
       dataSource = await createDataSource({ ...config, synchronize: false }, []);
@@ -95,7 +100,9 @@ const createCommand = defineCommand<CreateOptions>({
       if (options.json) {
         io.out(JSON.stringify({ id, email, roles, ...(generated ? { password } : {}) }, null, 2));
       } else {
-        io.out(`✔ Created ${user.name} ${String(id)} (${email}${roles.length > 0 ? `, ${roles.join(',')}` : ''}) in ${describeDatabaseConfig(config)}`);
+        io.out(
+          `✔ Created ${user.name} ${String(id)} (${email}${roles.length > 0 ? `, ${roles.join(',')}` : ''}) in ${describeDatabaseConfig(config)}`,
+        );
         if (generated) {
           io.out(`Password: ${password}`);
           io.out('Shown once: log in with POST /api/auth/login, then change it with POST /api/auth/password.');

@@ -110,9 +110,13 @@ export async function userValues(model: ServiceModel, input: NewUser): Promise<{
 
 /** Inserts the row; answers its primary key. A taken e-mail is a `CreateUserError`. */
 export async function insertUser(dataSource: DataSource, user: EntityModel, values: Map<ColumnModel, unknown>): Promise<unknown> {
-  const [table] = (await dataSource.query('SELECT to_regclass($1) AS name', [dataSource.driver.escape(user.tableName)])) as { name: string | null }[];
+  const [table] = (await dataSource.query('SELECT to_regclass($1) AS name', [dataSource.driver.escape(user.tableName)])) as {
+    name: string | null;
+  }[];
   if (!table?.name) {
-    throw new CreateUserError(`the table ${user.tableName} does not exist yet: start the application once (svc dev), or run its migrations`);
+    throw new CreateUserError(
+      `the table ${user.tableName} does not exist yet: start the application once (svc dev), or run its migrations`,
+    );
   }
   const escape = (name: string): string => dataSource.driver.escape(name);
   const primary = user.columns.find((candidate) => candidate.kind === 'primary');

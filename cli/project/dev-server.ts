@@ -174,8 +174,7 @@ export class DevServer {
       if (this.options.watch) {
         this.fastEmitter = createFastEmitter(root, config);
         this.startWatching(tsc, config, outDir);
-      }
-      else await this.compileOnceAndStart(tsc, config, outDir);
+      } else await this.compileOnceAndStart(tsc, config, outDir);
       return await this.finished;
     } finally {
       process.off('SIGINT', onSignal);
@@ -217,7 +216,11 @@ export class DevServer {
       cwd: this.options.root,
       env,
       stdio:
-        stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : stdio === 'ipc' ? ['ignore', 'inherit', 'inherit', 'ipc'] : ['ignore', 'inherit', 'inherit'],
+        stdio === 'pipe'
+          ? ['ignore', 'pipe', 'pipe']
+          : stdio === 'ipc'
+            ? ['ignore', 'inherit', 'inherit', 'ipc']
+            : ['ignore', 'inherit', 'inherit'],
       detached: !IS_WINDOWS,
     });
     this.live.add(child);

@@ -23,10 +23,14 @@ export function createFastEmitter(root: string, tsconfig: string): FastEmitter |
   } catch {
     return undefined;
   }
-  const parsed = typescript.getParsedCommandLineOfConfigFile(join(root, tsconfig), {}, {
-    ...typescript.sys,
-    onUnRecoverableConfigFileDiagnostic: () => undefined,
-  });
+  const parsed = typescript.getParsedCommandLineOfConfigFile(
+    join(root, tsconfig),
+    {},
+    {
+      ...typescript.sys,
+      onUnRecoverableConfigFileDiagnostic: () => undefined,
+    },
+  );
   if (parsed === undefined || parsed.errors.length > 0) return undefined;
   const options = parsed.options;
   if (options.outDir === undefined || options.noEmit === true) return undefined;

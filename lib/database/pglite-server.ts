@@ -145,9 +145,7 @@ export async function servePglite(pglite: PGlite): Promise<PgliteServer> {
     } else {
       // A folder only this user can enter: no other local account can reach the database.
       socketDir = mkdtempSync(join(tmpdir(), 'svc-pg-'));
-      server.listen(join(socketDir, `.s.PGSQL.${UNIX_SOCKET_PORT}`), () =>
-        resolvePromise({ host: socketDir!, port: UNIX_SOCKET_PORT }),
-      );
+      server.listen(join(socketDir, `.s.PGSQL.${UNIX_SOCKET_PORT}`), () => resolvePromise({ host: socketDir!, port: UNIX_SOCKET_PORT }));
     }
   });
 

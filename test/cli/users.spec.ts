@@ -123,13 +123,21 @@ async function flow(project: string, env: NodeJS.ProcessEnv): Promise<void> {
   expect(missing.stderr).toContain('User requires displayName: add --set displayName=<value>');
 
   // No anonymous way in over HTTP.
-  expect((await http(port, 'POST', '/users', { email: 'intruder@example.com', password: 'intruder-pass', role: 'owner', displayName: 'I' })).status).toBe(401);
+  expect(
+    (await http(port, 'POST', '/users', { email: 'intruder@example.com', password: 'intruder-pass', role: 'owner', displayName: 'I' }))
+      .status,
+  ).toBe(401);
 
   await stop(dev, 'SIGINT');
   dev = undefined;
 
   // While nothing runs: straight into the database.
-  const offline = await usersCreate(project, ['--email', 'bob@example.com', '--set', 'displayName=Bob', '--password-stdin'], env, 'bob-secret-pass\n');
+  const offline = await usersCreate(
+    project,
+    ['--email', 'bob@example.com', '--set', 'displayName=Bob', '--password-stdin'],
+    env,
+    'bob-secret-pass\n',
+  );
   expect(offline.stderr).toBe('');
   expect(offline.code).toBe(0);
   expect(offline.stdout).not.toContain('Password:');

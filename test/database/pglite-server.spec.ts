@@ -39,9 +39,9 @@ describe('servePglite', () => {
       await client.query('INSERT INTO tags (label) VALUES ($1)', ['a']);
       await expect(client.query('INSERT INTO tags (label) VALUES ($1)', ['a'])).rejects.toMatchObject({ code: '23505' });
       const large = 'x'.repeat(300_000); // many TCP chunks: messages are reassembled before PGlite sees them
-      expect((await client.query('SELECT length($1::text) AS n, md5($1::text) = md5(repeat($2, 300000)) AS same', [large, 'x'])).rows).toEqual([
-        { n: 300_000, same: true },
-      ]);
+      expect(
+        (await client.query('SELECT length($1::text) AS n, md5($1::text) = md5(repeat($2, 300000)) AS same', [large, 'x'])).rows,
+      ).toEqual([{ n: 300_000, same: true }]);
     } finally {
       await client.end();
     }
@@ -76,7 +76,10 @@ describe('servePglite', () => {
 
   it('is what the application reaches with PGLITE_SERVER: TypeORM synchronizes and writes through it', async () => {
     const { host, port } = server.address;
-    const config = readDatabaseConfig({ PGLITE_SERVER: host.startsWith('/') ? host : `${host}:${port}` }, { database: { pool: { max: 1 } } });
+    const config = readDatabaseConfig(
+      { PGLITE_SERVER: host.startsWith('/') ? host : `${host}:${port}` },
+      { database: { pool: { max: 1 } } },
+    );
     expect(config).toMatchObject({ type: 'pglite', server: { host, port } });
     const dataSource = await createDataSource(config, [Project]);
     try {
@@ -94,6 +97,8 @@ describe('servePglite', () => {
   });
 
   it('refuses a PGLITE_SERVER it cannot use, saying what it is for', () => {
-    expect(() => readDatabaseConfig({ PGLITE_SERVER: 'localhost' }, { database: { pool: { max: 1 } } })).toThrow(/PGLITE_SERVER="localhost" is not valid: svc dev sets it/);
+    expect(() => readDatabaseConfig({ PGLITE_SERVER: 'localhost' }, { database: { pool: { max: 1 } } })).toThrow(
+      /PGLITE_SERVER="localhost" is not valid: svc dev sets it/,
+    );
   });
 });
