@@ -35,7 +35,10 @@ export const devCommand = defineCommand<DevOptions>({
         'after',
         "\nsvc dev validates .svcrc and generates src/autogen/, compiles with the project's TypeScript\n" +
           '(tsc -p tsconfig.build.json --watch), starts node <outDir>/main.js and restarts it after each\n' +
-          'successful compilation. When .svcrc changes it is validated and generated again first.\n\n' +
+          'successful compilation. When .svcrc changes it is validated and generated again, and the application\n' +
+          'restarts at once with the generated files transpiled alone (tsc still checks everything and reports).\n' +
+          'PGlite is opened once, by svc dev, and served to each restart (PGLITE_SERVER); while svc dev runs,\n' +
+          'svc users create and svc keys go through it.\n\n' +
           'Environment: .env is read (variables already set win). Defaults for the application:\n' +
           'PGlite in .svc/data (PGLITE_DATA_DIR), schema synchronized. With DATABASE_URL (PostgreSQL) the schema\n' +
           'is never changed unless DATABASE_SYNC=true is set explicitly, and even then a synchronization that\n' +
