@@ -231,7 +231,7 @@ describe('an existing Nest application', () => {
             '@nestjs/cli': own.devDependencies['@nestjs/cli'],
             '@nestjs/schematics': own.devDependencies['@nestjs/schematics'],
             '@types/node': own.devDependencies['@types/node'],
-            typescript: own.devDependencies.typescript,
+            typescript: own.dependencies.typescript,
           },
         },
         null,
