@@ -23,7 +23,7 @@ describe('the key reference of docs/svcrc.md', () => {
   it('lists every key of the schema with its description, default and type', () => {
     const reference = renderSvcrcReference(SCHEMA);
     expect(reference).toContain(
-      '| `defaultLimit` | integer, ≥ 1 | `25` | Page size when the request has no "limit". Default 25. |',
+      '| `defaultLimit` | integer, ≥ 1 | `25` | Page size of a paginated list (with "page" or "offset", or "alwaysPaginate") when the request has no "limit". Default 25. |',
     );
     expect(reference).toContain('| `onDelete` | `"CASCADE"` \\| `"SET NULL"` \\| `"RESTRICT"` |');
     expect(reference).toContain('| `version` | `2` | required |');
