@@ -2,7 +2,9 @@
  * The runtime's parts are Nest providers: `overrideProvider()` on the testing module replaces one,
  * and the CRUD routes then run through the replacement.
  */
-import { DomainEventPublisher, type DomainEventAction, type EntityModel } from '@svc/nest';
+import type { DomainEventAction } from '@svc/nest';
+import { DomainEventPublisher } from '../../lib/events/domain-event-publisher';
+import type { EntityModel } from '../../lib/schema/model';
 import { ReadExecutor } from '../../lib/sql/read.executor';
 import { EntityPlans } from '../../lib/sql/entity-plan';
 import { SqlExecutor } from '../../lib/sql/sql-executor';
