@@ -91,8 +91,8 @@ export const ids = (rows: readonly { readonly id: number }[]): number[] => rows.
 export function sortedBy<T>(rows: readonly T[], ...keys: [keyof T, 'ASC' | 'DESC'][]): T[] {
   return [...rows].sort((a, b) => {
     for (const [key, order] of keys) {
-      const x = a[key];
-      const y = b[key];
+      const x = a[key] as unknown as string | number | boolean | null;
+      const y = b[key] as unknown as string | number | boolean | null;
       if (x === y) continue;
       const sign = order === 'ASC' ? 1 : -1;
       if (x === null) return sign;
