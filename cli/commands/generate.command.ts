@@ -43,7 +43,14 @@ export const generateCommand = defineCommand<GenerateOptions>({
         io.err('✖ --client generates the client of every entity; drop --entity');
         return 1;
       }
-      const ok = generateClient({ cwd: process.cwd(), dir: options.client, schema: options.schema, dryRun: options.dryRun, force: options.force, io });
+      const ok = generateClient({
+        cwd: process.cwd(),
+        dir: options.client,
+        schema: options.schema,
+        dryRun: options.dryRun,
+        force: options.force,
+        io,
+      });
       return ok ? 0 : 1;
     }
     const result = await validateAndGenerate({

@@ -8,10 +8,29 @@ import { join } from 'node:path';
 
 /** Top-level names the runtime declares; entity types must not reuse them. */
 export const CLIENT_RUNTIME_NAMES = [
-  'SvcErrorEnvelope', 'SvcError', 'SvcPage', 'SvcFieldSpec', 'SvcAnyFieldSpec', 'SvcEqualityOperator', 'SvcNullOperator',
-  'SvcOrderOperator', 'SvcTextOperator', 'SvcOperatorFor', 'SvcValueFor', 'SvcQueryMeta', 'SvcPrimitive', 'SvcQuery',
-  'svcCondition', 'SvcClientOptions', 'SvcQueryArgument', 'svcToQuery', 'SvcTransport', 'svcEnvelopeOf', 'SvcResource',
-  'SvcClient', 'createSvcClient',
+  'SvcErrorEnvelope',
+  'SvcError',
+  'SvcPage',
+  'SvcFieldSpec',
+  'SvcAnyFieldSpec',
+  'SvcEqualityOperator',
+  'SvcNullOperator',
+  'SvcOrderOperator',
+  'SvcTextOperator',
+  'SvcOperatorFor',
+  'SvcValueFor',
+  'SvcQueryMeta',
+  'SvcPrimitive',
+  'SvcQuery',
+  'svcCondition',
+  'SvcClientOptions',
+  'SvcQueryArgument',
+  'svcToQuery',
+  'SvcTransport',
+  'svcEnvelopeOf',
+  'SvcResource',
+  'SvcClient',
+  'createSvcClient',
 ] as const;
 
 /** The runtime's source text, as copied into every client. */

@@ -45,7 +45,8 @@ export function clientNameCollisions(model: ServiceModel): string[] {
   for (const entity of clientEntities(model)) {
     for (const name of clientTypeNames(entity)) {
       const earlier = seen.get(name);
-      if (earlier !== undefined) problems.push(`entity "${entity.name}" and ${earlier} both declare "${name}" in the client; rename the entity`);
+      if (earlier !== undefined)
+        problems.push(`entity "${entity.name}" and ${earlier} both declare "${name}" in the client; rename the entity`);
       else seen.set(name, `entity "${entity.name}"`);
     }
   }
@@ -173,9 +174,7 @@ function resourceType(entity: EntityModel): string {
 
 /** Every declaration of one entity, in a stable order. */
 export function emitEntityTypes(model: ServiceModel, entity: EntityModel): string {
-  const enums = enumFields(entity).map(
-    (field) => `export type ${enumTypeName(entity, field)} = ${union(field.values ?? [])};`,
-  );
+  const enums = enumFields(entity).map((field) => `export type ${enumTypeName(entity, field)} = ${union(field.values ?? [])};`);
   return [
     `// ${entity.name}`,
     ...enums,

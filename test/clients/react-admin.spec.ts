@@ -116,7 +116,10 @@ describe.each(DATABASE_KINDS)('React-admin ra-data-nestjsx-crud data provider (%
 
   it('getManyReference lists the rows of one author with paging, sort and an extra filter', async () => {
     const author = app.seed.authors[0];
-    const mine = sortedBy(posts.filter((row) => row.authorId === author.id), ['views', 'DESC']);
+    const mine = sortedBy(
+      posts.filter((row) => row.authorId === author.id),
+      ['views', 'DESC'],
+    );
     const { data, total } = await provider.getManyReference<SeedPost>('posts', {
       target: 'authorId',
       id: author.id,
@@ -137,7 +140,9 @@ describe.each(DATABASE_KINDS)('React-admin ra-data-nestjsx-crud data provider (%
   });
 
   it('create, update (PATCH of the changed fields), delete round-trip one record', async () => {
-    const { data: created } = await provider.create<SeedPost>('posts', { data: { title: 'RA one', views: 3, categoryId: app.seed.categories[1].id } });
+    const { data: created } = await provider.create<SeedPost>('posts', {
+      data: { title: 'RA one', views: 3, categoryId: app.seed.categories[1].id },
+    });
     expect(created).toMatchObject({ title: 'RA one', views: 3, status: 'draft', categoryId: app.seed.categories[1].id });
     const { data: updated } = await provider.update<SeedPost>('posts', {
       id: created.id,
@@ -158,7 +163,8 @@ describe.each(DATABASE_KINDS)('React-admin ra-data-nestjsx-crud data provider (%
       expect((await provider.getOne<SeedPost>('posts', { id: row.id })).data).toEqual({ ...row, views: 500 });
     }
     await provider.updateMany('posts', { ids: ids(targets), data: { views: 0 } });
-    for (const row of targets) await provider.update('posts', { id: row.id, data: { views: row.views }, previousData: { ...row, views: 0 } });
+    for (const row of targets)
+      await provider.update('posts', { id: row.id, data: { views: row.views }, previousData: { ...row, views: 0 } });
   });
 
   it('deleteMany deletes every record (each DELETE answers 204, so data holds no bodies)', async () => {
@@ -174,9 +180,15 @@ describe.each(DATABASE_KINDS)('React-admin ra-data-nestjsx-crud data provider (%
     expect(error).toBeInstanceOf(HttpError);
     expect(error.status).toBe(400);
     expect(typeof error.message).toBe('string');
-    expect(error.body).toMatchObject({ statusCode: 400, error: 'Bad Request', errors: [{ field: 'title', message: 'title must be a string' }] });
+    expect(error.body).toMatchObject({
+      statusCode: 400,
+      error: 'Bad Request',
+      errors: [{ field: 'title', message: 'title must be a string' }],
+    });
 
-    const duplicate = (await provider.create('authors', { data: { name: 'Copy', email: 'ada@example.com' } }).catch((caught: unknown) => caught)) as HttpError;
+    const duplicate = (await provider
+      .create('authors', { data: { name: 'Copy', email: 'ada@example.com' } })
+      .catch((caught: unknown) => caught)) as HttpError;
     expect(duplicate.status).toBe(409);
     expect(duplicate.body).toMatchObject({ statusCode: 409, error: 'Conflict', message: expect.stringContaining('email') });
 

@@ -162,7 +162,13 @@ describe.each(DATABASE_KINDS)('Refine nestjsx-crud data provider (%s)', (kind) =
       resource: 'posts',
       variables: { title: 'Refine one', views: 5, authorId: app.seed.authors[0].id },
     });
-    expect(created.data).toMatchObject({ title: 'Refine one', views: 5, published: false, status: 'draft', authorId: app.seed.authors[0].id });
+    expect(created.data).toMatchObject({
+      title: 'Refine one',
+      views: 5,
+      published: false,
+      status: 'draft',
+      authorId: app.seed.authors[0].id,
+    });
     const updated = await provider.update<SeedPost>({ resource: 'posts', id: created.data.id, variables: { status: 'live' } });
     expect(updated.data).toMatchObject({ id: created.data.id, title: 'Refine one', views: 5, status: 'live' });
     expect((await provider.getOne<SeedPost>({ resource: 'posts', id: created.data.id })).data).toEqual(updated.data);
@@ -176,7 +182,10 @@ describe.each(DATABASE_KINDS)('Refine nestjsx-crud data provider (%s)', (kind) =
       resource: 'posts',
       variables: [{ title: 'Bulk A' }, { title: 'Bulk B', views: 9 }],
     });
-    expect(created).toEqual([expect.objectContaining({ title: 'Bulk A', views: 0 }), expect.objectContaining({ title: 'Bulk B', views: 9 })]);
+    expect(created).toEqual([
+      expect.objectContaining({ title: 'Bulk A', views: 0 }),
+      expect.objectContaining({ title: 'Bulk B', views: 9 }),
+    ]);
     const bulkIds = ids(created);
     const { data: updated } = await provider.updateMany<SeedPost>({ resource: 'posts', ids: bulkIds, variables: { published: true } });
     expect(updated).toEqual([
@@ -195,7 +204,14 @@ describe.each(DATABASE_KINDS)('Refine nestjsx-crud data provider (%s)', (kind) =
       filters: [{ field: 'views', operator: 'gte', value: 90 }],
       sorters: [{ field: 'views', order: 'desc' }],
     });
-    expect(ids(data)).toEqual(ids(sortedBy(posts.filter((row) => row.views >= 90), ['views', 'DESC'])));
+    expect(ids(data)).toEqual(
+      ids(
+        sortedBy(
+          posts.filter((row) => row.views >= 90),
+          ['views', 'DESC'],
+        ),
+      ),
+    );
     const { data: made } = await provider.custom<{ id: number; title: string }>({
       url: `${provider.getApiUrl()}/categories`,
       method: 'post',

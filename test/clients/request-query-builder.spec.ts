@@ -58,21 +58,29 @@ describe.each(DATABASE_KINDS)('RequestQueryBuilder against a generated app (%s)'
     [CondOperator.NOT_IN_LOW, 'status', ['LIVE', 'Draft'], (row) => row.status === 'review'],
   ];
 
-  it.each(operatorCases)('filter %s on %s returns exactly the matching rows, in filter, or and search form', async (operator, field, value, match) => {
-    const expected = ids(posts.filter(match));
-    expect(expected.length).toBeGreaterThan(0);
-    expect(expected.length).toBeLessThan(posts.length);
-    const condition = { field, operator, value };
-    const asFilter = await get<Page<SeedPost>>('/posts', sortById(RequestQueryBuilder.create().setFilter(condition)).setLimit(100).setPage(1));
-    expect(ids(asFilter.body.data)).toEqual(expected);
-    const asOr = await get<Page<SeedPost>>('/posts', sortById(RequestQueryBuilder.create().setOr(condition)).setLimit(100).setPage(1));
-    expect(ids(asOr.body.data)).toEqual(expected);
-    const asSearch = await get<Page<SeedPost>>(
-      '/posts',
-      sortById(RequestQueryBuilder.create().search({ [field]: { [operator]: value ?? true } })).setLimit(100).setPage(1),
-    );
-    expect(ids(asSearch.body.data)).toEqual(expected);
-  });
+  it.each(operatorCases)(
+    'filter %s on %s returns exactly the matching rows, in filter, or and search form',
+    async (operator, field, value, match) => {
+      const expected = ids(posts.filter(match));
+      expect(expected.length).toBeGreaterThan(0);
+      expect(expected.length).toBeLessThan(posts.length);
+      const condition = { field, operator, value };
+      const asFilter = await get<Page<SeedPost>>(
+        '/posts',
+        sortById(RequestQueryBuilder.create().setFilter(condition)).setLimit(100).setPage(1),
+      );
+      expect(ids(asFilter.body.data)).toEqual(expected);
+      const asOr = await get<Page<SeedPost>>('/posts', sortById(RequestQueryBuilder.create().setOr(condition)).setLimit(100).setPage(1));
+      expect(ids(asOr.body.data)).toEqual(expected);
+      const asSearch = await get<Page<SeedPost>>(
+        '/posts',
+        sortById(RequestQueryBuilder.create().search({ [field]: { [operator]: value ?? true } }))
+          .setLimit(100)
+          .setPage(1),
+      );
+      expect(ids(asSearch.body.data)).toEqual(expected);
+    },
+  );
 
   it('filters AND together, ors OR together, and both combine as (filters) OR (ors)', async () => {
     const qb = RequestQueryBuilder.create()
@@ -137,7 +145,9 @@ describe.each(DATABASE_KINDS)('RequestQueryBuilder against a generated app (%s)'
     const ranked = app.seed.authors.filter((author) => author.rank === 2);
     const nameOf = (id: number | null) => ranked.find((author) => author.id === id)!.name;
     const expected = sortedBy(
-      posts.filter((row) => ranked.some((author) => author.id === row.authorId)).map((row) => ({ ...row, authorName: nameOf(row.authorId) })),
+      posts
+        .filter((row) => ranked.some((author) => author.id === row.authorId))
+        .map((row) => ({ ...row, authorName: nameOf(row.authorId) })),
       ['authorName', 'ASC'],
       ['id', 'DESC'],
     );
@@ -148,7 +158,11 @@ describe.each(DATABASE_KINDS)('RequestQueryBuilder against a generated app (%s)'
 
   it('joins the other way (author → posts) on get-one', async () => {
     const author = app.seed.authors[3];
-    const response = await fetch(`${app.url}/authors/${author.id}?${RequestQueryBuilder.create().setJoin({ field: 'posts', select: ['title'] }).query()}`);
+    const response = await fetch(
+      `${app.url}/authors/${author.id}?${RequestQueryBuilder.create()
+        .setJoin({ field: 'posts', select: ['title'] })
+        .query()}`,
+    );
     const body = (await response.json()) as { posts: { id: number; title: string }[] };
     expect(sortedBy(body.posts, ['id', 'ASC'])).toEqual(
       posts.filter((row) => row.authorId === author.id).map((row) => ({ id: row.id, title: row.title })),
@@ -156,7 +170,10 @@ describe.each(DATABASE_KINDS)('RequestQueryBuilder against a generated app (%s)'
   });
 
   it('answers a query on an unknown field with a 400 envelope naming it', async () => {
-    const { status, body } = await get('/posts', RequestQueryBuilder.create().setFilter({ field: 'titel', operator: CondOperator.EQUALS, value: 'x' }));
+    const { status, body } = await get(
+      '/posts',
+      RequestQueryBuilder.create().setFilter({ field: 'titel', operator: CondOperator.EQUALS, value: 'x' }),
+    );
     expect(status).toBe(400);
     expect(body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'filter[0]: unknown field "titel" on Post' });
   });

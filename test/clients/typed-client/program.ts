@@ -23,11 +23,15 @@ export interface ProgramResult {
 export async function runProgram(baseUrl: string): Promise<ProgramResult> {
   const api = createSvcClient({ baseUrl, headers: () => ({ 'x-program': 'typed-client' }) });
 
-  const engines = await api.posts.list((q) => q.filter('title', '$contL', 'engines').filter('status', '$in', ['draft', 'live']).sort('views', 'DESC'));
+  const engines = await api.posts.list((q) =>
+    q.filter('title', '$contL', 'engines').filter('status', '$in', ['draft', 'live']).sort('views', 'DESC'),
+  );
   const byAuthor = await api.posts.list((q) =>
     q.join('author', ['name']).fields('title').filter('author.rank', '$eq', 2).sort('author.name').sort('id', 'DESC'),
   );
-  const between = (await api.posts.list((q) => q.filter('views', '$between', [20, 60]).or('published', '$eq', true).sort('id'))).map((row) => row.id);
+  const between = (await api.posts.list((q) => q.filter('views', '$between', [20, 60]).or('published', '$eq', true).sort('id'))).map(
+    (row) => row.id,
+  );
   const nullRatings = (await api.posts.list(api.posts.query().filter('rating', '$isnull').sort('id'))).map((row) => row.id);
   const page = await api.posts.page((q) => q.sort('id').limit(10).page(2));
 
