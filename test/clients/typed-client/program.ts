@@ -29,7 +29,7 @@ export async function runProgram(baseUrl: string): Promise<ProgramResult> {
   const byAuthor = await api.posts.list((q) =>
     q.join('author', ['name']).fields('title').filter('author.rank', '$eq', 2).sort('author.name').sort('id', 'DESC'),
   );
-  const between = (await api.posts.list((q) => q.filter('views', '$between', [20, 60]).or('published', '$eq', true).sort('id'))).map(
+  const between = (await api.posts.list((q) => q.filter('views', '$between', [22, 59]).or('published', '$eq', true).sort('id'))).map(
     (row) => row.id,
   );
   const nullRatings = (await api.posts.list(api.posts.query().filter('rating', '$isnull').sort('id'))).map((row) => row.id);
