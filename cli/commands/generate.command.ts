@@ -17,7 +17,7 @@ interface GenerateOptions {
 
 export const generateCommand = defineCommand<GenerateOptions>({
   path: ['generate'],
-  description: 'Generate entities, DTOs, services and controllers under <rootFolder>/autogen/ from .svcrc',
+  description: 'Generate entities, DTOs, services and controllers under <rootFolder>/autogen/ from .svcrc (with --client, a typed client)',
   configure: (command) =>
     command
       .alias('g')
