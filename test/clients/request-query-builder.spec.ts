@@ -130,6 +130,14 @@ describe.each(DATABASE_KINDS)('RequestQueryBuilder against a generated app (%s)'
     expect(cut.headers.get('x-total-count')).toBe('32');
   });
 
+  it('lets a browser on an allowed origin read X-Total-Count (Access-Control-Expose-Headers)', async () => {
+    const response = await fetch(`${app.url}/posts?${RequestQueryBuilder.create().setLimit(4).query()}`, {
+      headers: { origin: 'http://localhost:5173' },
+    });
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(response.headers.get('access-control-expose-headers') ?? '').toMatch(/(^|,\s*)x-total-count(\s*,|$)/i);
+  });
+
   it('joins a relation with selected fields, and filters and sorts on joined fields', async () => {
     const qb = RequestQueryBuilder.create()
       .select(['title'])
