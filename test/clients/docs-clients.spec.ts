@@ -26,7 +26,7 @@ describe('docs/clients.md', () => {
     // Inside the repository, so that the snippets resolve the installed packages.
     dir = mkdtempSync(join(__dirname, '.snippets-'));
     mkdirSync(join(dir, 'api'));
-    cpSync(join(ROOT, 'test/apps/clients/client/svc-client.ts'), join(dir, 'api/svc-client.ts'));
+    cpSync(join(ROOT, 'test/apps/clients/src/api/svc-client.ts'), join(dir, 'api/svc-client.ts'));
   });
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });

@@ -15,7 +15,7 @@ import { runProgram } from './typed-client/program';
 
 const ROOT = resolve(__dirname, '../..');
 const APP_DIR = join(ROOT, 'test/apps/clients');
-const COMMITTED_CLIENT = join(APP_DIR, 'client/svc-client.ts');
+const COMMITTED_CLIENT = join(APP_DIR, 'src/api/svc-client.ts');
 const PROGRAM = join(__dirname, 'typed-client/program.ts');
 
 function svc(...args: string[]): { status: number | null; stdout: string; stderr: string } {

@@ -1,9 +1,9 @@
 /**
- * A program written against the generated client of `test/apps/clients` (`client/svc-client.ts`).
+ * A program written against the generated client of `test/apps/clients` (`src/api/svc-client.ts`).
  * It compiles on its own with only the DOM and ES libraries (no Node types, no dependency), and
  * `typed-client.spec.ts` runs it against a live app.
  */
-import { createSvcClient, type Post, SvcError } from '../../apps/clients/client/svc-client';
+import { createSvcClient, type Post, SvcError } from '../../apps/clients/src/api/svc-client';
 
 export interface ProgramResult {
   readonly engines: Post[];
