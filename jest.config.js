@@ -32,6 +32,8 @@ const esmPackages = [
   // @fastify/static (the /_docs assets on Fastify) requires content-disposition 3, an ES module.
   '@fastify',
   'content-disposition',
+  // commander 15 (the svc CLI) is an ES module; test/docs parses documented commands with it.
+  'commander',
 ];
 
 module.exports = {

@@ -1,5 +1,6 @@
 /** The `svc` program: commander wiring of the commands in `cli/commands`. */
 import { Command } from 'commander';
+import { docsHelpText } from './command-docs';
 import { COMMAND_GROUPS, COMMANDS } from './commands';
 import { readPackageVersion } from './package-info';
 import { processIo, type CliIo, type SvcCommand } from './svc-command';
@@ -9,7 +10,7 @@ function groupFor(program: Command, words: readonly string[]): Command {
   let parent = program;
   for (const word of words) {
     const existing = parent.commands.find((command) => command.name() === word);
-    parent = existing ?? parent.command(word).description(COMMAND_GROUPS[word] ?? '');
+    parent = existing ?? parent.command(word).description(COMMAND_GROUPS[word] ?? '').addHelpText('after', docsHelpText([word]));
   }
   return parent;
 }
@@ -20,6 +21,7 @@ function register(program: Command, definition: SvcCommand, io: CliIo): void {
     .command(words[words.length - 1])
     .description(definition.description);
   definition.configure?.(command);
+  command.addHelpText('after', docsHelpText(words));
   command.action(async (...params: unknown[]) => {
     const self = params[params.length - 1] as Command;
     process.exitCode = await definition.run({ args: self.args, options: self.opts(), io });
@@ -32,7 +34,8 @@ export function buildProgram(commands: readonly SvcCommand[] = COMMANDS, io: Cli
     .version(readPackageVersion(), '-V, --version', 'print the version of @svc/nest')
     .helpOption('-h, --help', 'show help')
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeOut: io.out, writeErr: io.err });
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .addHelpText('after', docsHelpText([]));
   for (const command of commands) register(program, command, io);
   return program;
 }

@@ -1,4 +1,5 @@
 /** `svc schema validate [--file <path>] [--json]`: every problem of a `.svcrc`, or a one-line summary. */
+import { svcrcProblemLines } from '../project/svcrc-problem-lines';
 import { resolve } from 'node:path';
 import { SVCRC_FILE, readSvcrcFile } from '../../lib/schema/load-svcrc';
 import { analyzeSvcrc } from '../../lib/schema/parse-svcrc';
@@ -47,7 +48,7 @@ function print(io: CliIo, { file, readable, problems, summary }: Report, json: b
     );
     return;
   }
-  for (const problem of problems) io.out(`✖ ${formatProblemPath(problem.path)}: ${problem.message}`);
+  for (const problem of problems) io.out(readable ? svcrcProblemLines(problem) : `✖ ${formatProblemPath(problem.path)}: ${problem.message}`);
   if (readable) io.out(`${file} is invalid: ${countNoun(problems.length, 'problem', 'problems')}`);
 }
 

@@ -2,12 +2,12 @@
  * Validate `.svcrc`, then run the `resource` schematic: what `svc generate` does, and what
  * `svc dev` does when `.svcrc` changes. Problems are printed as `svc schema validate` prints them.
  */
+import { svcrcProblemLines } from './svcrc-problem-lines';
 import { logging } from '@angular-devkit/core';
 import { join, relative } from 'node:path';
 import { readSvcrcFile, SVCRC_FILE } from '../../lib/schema/load-svcrc';
 import type { ServiceModel } from '../../lib/schema/model';
 import { analyzeSvcrc } from '../../lib/schema/parse-svcrc';
-import { formatProblemPath } from '../../lib/schema/svcrc.errors';
 import { runResourceSchematic, type SchematicChange } from '../../schematics/run-schematic';
 import type { CliIo } from '../svc-command';
 
@@ -42,7 +42,7 @@ export function validateSvcrc(cwd: string, schema: string, io: CliIo): ServiceMo
   }
   const { result } = analyzeSvcrc(read.text);
   if (result.ok) return result.model;
-  for (const problem of result.problems) io.err(`✖ ${formatProblemPath(problem.path)}: ${problem.message}`);
+  for (const problem of result.problems) io.err(svcrcProblemLines(problem));
   io.err(`${schema} is invalid: ${plural(result.problems.length, 'problem')}. Fix it, then run svc generate again.`);
   return undefined;
 }

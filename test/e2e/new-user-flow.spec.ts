@@ -12,7 +12,6 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   assertBuilt,
   cleanEnv,
@@ -28,6 +27,7 @@ import {
   writeJson,
   type Running,
 } from '../cli/generate.helpers';
+import { packRepository } from '../support/pack';
 
 const INSTALL_TIMEOUT_MS = 300_000;
 const npmEnv = (): NodeJS.ProcessEnv =>
@@ -45,38 +45,10 @@ let work: string;
 let tarball: string;
 let app: Running | undefined;
 
-/** Files a usable package must contain. */
-const PACKED_FILES = [
-  'package/dist/bin/svc.js',
-  'package/dist/lib/index.js',
-  'package/dist/schematics/nest-add/nest-add.factory.js',
-  'package/dist/schematics/resource/resource.factory.js',
-  'package/collection.json',
-  'package/schemas/svcrc.schema.json',
-];
-
-/**
- * `npm pack` of the repository. `npm run build` empties dist/ first, so a pack made while a build
- * runs (in a shared checkout) misses files: check the tarball and pack again after a pause.
- */
-async function pack(destination: string): Promise<string> {
-  let missing: string[] = [];
-  for (let attempt = 0; attempt < 6; attempt++) {
-    const packed = run('npm', ['pack', '--pack-destination', destination], ROOT).stdout.trim().split('\n');
-    const file = join(destination, packed[packed.length - 1]);
-    const listing = new Set(run('tar', ['-tzf', file], destination).stdout.split('\n'));
-    missing = PACKED_FILES.filter((path) => !listing.has(path));
-    if (missing.length === 0) return file;
-    rmSync(file);
-    await sleep(10_000);
-  }
-  throw new Error(`npm pack keeps missing ${missing.join(', ')}: run npm run build`);
-}
-
 beforeAll(async () => {
   assertBuilt();
   work = tempDir('new-user');
-  tarball = await pack(work);
+  tarball = await packRepository(work);
 }, 180_000);
 afterEach(async () => {
   await stop(app);

@@ -1,5 +1,5 @@
 /**
- * Identity attacks on the README's auth setup (test/apps/identity, the example as printed): account
+ * Identity attacks on the auth setup of docs/auth-and-tenancy.md (test/apps/identity, the example as printed): account
  * takeover through generated user routes, self-promotion through a role or a membership, other
  * organizations, sessions through joins, password changes and logout that revoke, and a token and
  * a schema written only from the spec. Each refusal is the documented status and changes nothing.
@@ -27,7 +27,7 @@ interface Person {
 
 const SYSTEM: AuthContext = { userId: null, organizationId: null, workspaceId: null, roles: [], via: 'api-key' };
 
-describe.each(DATABASE_KINDS)('identity attacks on the README auth setup (%s)', (kind) => {
+describe.each(DATABASE_KINDS)('identity attacks on the documented auth setup (%s)', (kind) => {
   let running: RunningApp;
   let http: ReturnType<typeof httpClient>;
   let db: DataSource;
@@ -279,11 +279,10 @@ describe.each(DATABASE_KINDS)('identity attacks on the README auth setup (%s)', 
   });
 });
 
-describe("the README's auth setup", () => {
+describe('the auth setup of docs/auth-and-tenancy.md', () => {
   it('is the schema of the app attacked above, and it validates', () => {
-    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Authentication and tenant scoping'));
-    const block = /### Setup[\s\S]*?```json\n([\s\S]*?)\n```/.exec(section)?.[1];
+    const page = readFileSync(join(__dirname, '../../docs/auth-and-tenancy.md'), 'utf8');
+    const block = /## Setup[\s\S]*?```json\n([\s\S]*?)\n```/.exec(page)?.[1];
     expect(block).toBeDefined();
     const app = readFileSync(join(__dirname, '../apps/identity/.svcrc'), 'utf8');
     expect(JSON.parse(block!)).toEqual(JSON.parse(app));

@@ -7,7 +7,7 @@ import { svcSchema } from './autogen/svc.schema';
 export const IDENTITY_JWT_SECRET = 'identity-secret-3c5e7a9b1d2f4e6a8c0b2d4f6a8c0e2f';
 
 /**
- * The app of `test/apps/identity`: the README's auth setup as printed (users with a plain
+ * The app of `test/apps/identity`: the auth setup of docs/auth-and-tenancy.md as printed (users with a plain
  * `password` field and a `role`, memberships, organizations, sessions, `adminRoles`, a bypass role).
  */
 export function identityAppModule(env: Record<string, string>): DynamicModule {
