@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { TOTAL_COUNT_HEADER } from './crud/total-count-header';
 import { useJsonBodyParser } from './http/json-body';
 import { createJsonOnlyMiddleware } from './http/json-only';
 import { applyOperationalSettings } from './production/operational-settings';
@@ -29,7 +30,12 @@ export function configureSvcApp(app: INestApplication, options: ConfigureAppOpti
   const { model } = app.get(SvcRuntime);
   hidePoweredBy(app);
   if (model.api.cors) {
-    app.enableCors({ origin: [...model.api.cors.origin], credentials: model.api.cors.credentials });
+    app.enableCors({
+      origin: [...model.api.cors.origin],
+      credentials: model.api.cors.credentials,
+      // Browsers hide response headers from scripts unless listed here.
+      exposedHeaders: [TOTAL_COUNT_HEADER],
+    });
   }
   // After CORS, so an allowed origin can read the 415; before any body parser.
   app.use(createJsonOnlyMiddleware());

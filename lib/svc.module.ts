@@ -4,6 +4,8 @@ import { SvcAccountController } from './auth/account.controller';
 import { SvcAuthController } from './auth/auth.controller';
 import { svcDataSourceFactory } from './database/typeorm-options';
 import { HealthModule } from './health/health.module';
+import { SvcIdempotencyCleanup } from './idempotency/idempotency-cleanup';
+import { SvcIdempotencyStore } from './idempotency/idempotency.store';
 import { SvcOperationsModule } from './production/operations.module';
 import { SvcRuntime } from './svc-runtime';
 import { SVC_MODEL } from './svc.constants';
@@ -73,8 +75,8 @@ export class SvcModule extends ConfigurableModuleClass {
         SvcOperationsModule.forRoot(optionsModule, { rateLimit }),
       ],
       controllers: authRoutes ? [SvcAuthController, SvcAccountController] : [],
-      providers: [...runtimeProviders, ...authProviders],
-      exports: [optionsModule, SvcRuntime, ...authExports],
+      providers: [...runtimeProviders, ...authProviders, SvcIdempotencyStore, SvcIdempotencyCleanup],
+      exports: [optionsModule, SvcRuntime, ...authExports, SvcIdempotencyStore],
     };
   }
 }

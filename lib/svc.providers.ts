@@ -4,7 +4,7 @@ import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { SvcAccountService } from './auth/account.service';
 import { SvcApiKeyService } from './auth/api-key.service';
 import { SVC_JWT_SECRET } from './auth/auth.constants';
-import { authEntities } from './auth/auth.entities';
+import { runtimeEntities } from './runtime-entities';
 import { SvcAuthGuard } from './auth/auth.guard';
 import { SvcAuthService } from './auth/auth.service';
 import { SvcIdentityService } from './auth/identity.service';
@@ -44,8 +44,7 @@ export const modelProvider: Provider = {
 export function typeOrmOptionsFactory(options: SvcModuleOptions, model: ServiceModel): TypeOrmModuleOptions {
   const config = readDatabaseConfig(options.env ?? process.env, model);
   return svcTypeOrmModuleOptions(config, {
-    // svc_api_keys and svc_refresh_tokens, when the service has `auth`.
-    entities: authEntities(model.auth),
+    entities: runtimeEntities(model.auth),
     autoLoadEntities: true,
     logging: options.logSql ?? false,
     migrations: options.migrations,

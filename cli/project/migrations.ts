@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type * as TypeOrm from 'typeorm';
 import type { DataSource } from 'typeorm';
 import { readDatabaseConfig, type DatabaseConfig } from '../../lib/database/database-config';
-import type * as AuthEntities from '../../lib/auth/auth.entities';
+import type * as RuntimeEntities from '../../lib/runtime-entities';
 import type * as TypeOrmOptions from '../../lib/database/typeorm-options';
 import { loadSvcrc } from '../../lib/schema/load-svcrc';
 import type { ServiceModel } from '../../lib/schema/model';
@@ -41,6 +41,7 @@ export interface ProjectDatabase {
   /** `target` or `replay` (see `MigrationDatabase`). */
   readonly kind: MigrationDatabase;
   readonly model: ServiceModel;
+  /** The application's entities, without the runtime's own tables. */
   readonly entityCount: number;
   /** Notes for the user (stale compiled files skipped, sources newer than the build). */
   readonly notes: readonly string[];
@@ -157,9 +158,10 @@ export async function openProjectDatabase(root: string, env: NodeJS.ProcessEnv, 
   }
   if (entities.size === 0)
     throw new ProjectError(`no @Entity() classes found in the ${entityFiles.length} compiled entity files of ${shownOut}/`);
-  // The runtime's own tables (API keys, refresh-token state) belong to the schema when `auth` is set.
-  const { authEntities } = require('../../lib/auth/auth.entities') as typeof AuthEntities;
-  for (const entity of authEntities(model.auth)) entities.add(entity);
+  const entityCount = entities.size;
+  // The runtime's own tables (idempotency keys; with `auth`, API keys and refresh-token state).
+  const { runtimeEntities } = require('../../lib/runtime-entities') as typeof RuntimeEntities;
+  for (const entity of runtimeEntities(model.auth)) entities.add(entity);
 
   const migrationsDir = compiledMigrationsDir(outDir, model.rootFolder);
   const migrationFiles = existsSync(migrationsDir)
@@ -185,7 +187,7 @@ export async function openProjectDatabase(root: string, env: NodeJS.ProcessEnv, 
       throw new ProjectError(`the migrations do not apply to an empty database: ${(error as Error).message}`);
     }
   }
-  return { dataSource, config, kind, model, entityCount: entities.size, notes };
+  return { dataSource, config, kind, model, entityCount, notes };
 }
 
 /** `AddTaskDueDate` from `add-task-due-date`, `add_task_due_date` or `AddTaskDueDate`. */

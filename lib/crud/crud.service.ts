@@ -12,6 +12,7 @@ import { IdentityRules } from '../scope/identity-rules';
 import { ScopeEnforcer } from '../scope/scope-enforcer';
 import type { SvcRuntime } from '../svc-runtime';
 import type { EntityPlan } from './entity-plan';
+import { TOTAL_COUNT_HEADER } from './total-count-header';
 import type { RelatedCondition, RootCondition } from './read.executor';
 
 const EMPTY_QUERY: ParsedQuery = {
@@ -53,17 +54,24 @@ export class CrudService<T extends ObjectLiteral> {
     this.identity = new IdentityRules(runtime.model);
   }
 
-  /** `GET /<entities>`: one page of records matching the query. */
-  async findMany(request: CrudRequest): Promise<Page<Partial<T>>> {
+  /**
+   * `GET /<entities>`, as @nestjsx/crud answers it: a page object when the query has `page` or
+   * `offset` (or `api.pagination.alwaysPaginate` is set), otherwise a plain array of at most
+   * `limit` rows (`maxLimit` without `limit`). Either way the response's `X-Total-Count` header
+   * gives the number of matching rows. The page object comes from `findMany()`, so an override of
+   * it still serves paginated lists.
+   */
+  async getMany(request: CrudRequest): Promise<Page<Partial<T>> | Partial<T>[]> {
     const query = this.validate(request.query);
+    if (query.paginated) return this.findMany(request);
     const { data, total } = await this.runtime.reader.list(query, this.allConditions(request, 'find'), this.related(request, 'find'));
-    return {
-      data: data as Partial<T>[],
-      count: data.length,
-      total,
-      page: query.page,
-      pageCount: Math.ceil(total / query.limit),
-    };
+    request.setHeader?.(TOTAL_COUNT_HEADER, String(total));
+    return data as Partial<T>[];
+  }
+
+  /** One page of records matching the query, whatever the query says about pagination: for your own code. */
+  async findMany(request: CrudRequest): Promise<Page<Partial<T>>> {
+    return this.page(this.validate(request.query, true), request);
   }
 
   /** `GET /<entities>/:id`. */
@@ -96,11 +104,13 @@ export class CrudService<T extends ObjectLiteral> {
   }
 
   /**
-   * `PUT /<entities>/:id`: omitted fields return to their default, or null; an omitted password,
-   * and an omitted authority field of an identity entity, keep their stored value.
+   * `PUT /<entities>/:id`. By default (`api.put: "merge"`, as @nestjsx/crud's `replaceOne`) the body is
+   * written over the stored row: omitted fields keep their values. With `api.put: "replace"` omitted
+   * fields return to their default, or null; an omitted password, and an omitted authority field of
+   * an identity entity, still keep their stored value. A missing id answers 404 either way.
    */
   async replaceOne(id: Id, body: object, request: CrudRequest): Promise<Partial<T>> {
-    return this.write(id, body, request, true);
+    return this.write(id, body, request, this.runtime.model.api.put === 'replace');
   }
 
   /** `DELETE /<entities>/:id` (soft when the entity has `softDelete`). */
@@ -195,8 +205,21 @@ export class CrudService<T extends ObjectLiteral> {
     };
   }
 
-  private validate(query: ParsedQuery): ValidatedQuery {
-    return validateQuery(query, this.entity, this.runtime.entities, this.runtime.model.api.pagination);
+  private async page(query: ValidatedQuery, request: CrudRequest): Promise<Page<Partial<T>>> {
+    const { data, total } = await this.runtime.reader.list(query, this.allConditions(request, 'find'), this.related(request, 'find'));
+    request.setHeader?.(TOTAL_COUNT_HEADER, String(total));
+    return {
+      data: data as Partial<T>[],
+      count: data.length,
+      total,
+      page: query.page,
+      pageCount: Math.ceil(total / query.limit),
+    };
+  }
+
+  private validate(query: ParsedQuery, alwaysPaginate = false): ValidatedQuery {
+    const { pagination } = this.runtime.model.api;
+    return validateQuery(query, this.entity, this.runtime.entities, alwaysPaginate ? { ...pagination, alwaysPaginate } : pagination);
   }
 
   private idCondition(id: Id): RootCondition {

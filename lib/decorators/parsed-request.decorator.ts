@@ -5,6 +5,11 @@ import { parseQuery } from '../query/parse-query';
 import { QueryError } from '../query/query.error';
 import { IS_PUBLIC_KEY, SKIP_SCOPE_KEY } from '../svc.constants';
 
+/** What Express responses and Fastify replies both offer. */
+interface HttpResponseLike {
+  header(name: string, value: string): unknown;
+}
+
 interface HttpRequestLike {
   originalUrl?: string;
   url?: string;
@@ -29,12 +34,15 @@ function flag(context: ExecutionContext, key: string): boolean {
  * A malformed query string answers 400 naming the parameter at fault.
  */
 export const ParsedRequest = createParamDecorator((_data: unknown, context: ExecutionContext): CrudRequest => {
-  const request = context.switchToHttp().getRequest<HttpRequestLike>();
+  const http = context.switchToHttp();
+  const request = http.getRequest<HttpRequestLike>();
+  const response = http.getResponse<HttpResponseLike>();
   try {
     return {
       query: parseQuery(rawQueryString(request)),
       auth: request.auth ?? null,
       skipScope: flag(context, SKIP_SCOPE_KEY) || flag(context, IS_PUBLIC_KEY),
+      setHeader: (name, value) => void response.header(name, value),
     };
   } catch (error) {
     if (error instanceof QueryError) throw new BadRequestException(error.message);

@@ -9,4 +9,6 @@ export interface CrudRequest {
   readonly auth: AuthContext | null;
   /** True when the route skips scope checks (`@SkipScopeCheck()`). */
   readonly skipScope: boolean;
+  /** Sets a header of the HTTP response (lists send `X-Total-Count`); absent outside a route. */
+  readonly setHeader?: (name: string, value: string) => void;
 }

@@ -105,5 +105,7 @@ export interface ValidatedQuery {
   readonly offset: number;
   /** 1-based page the offset falls in. */
   readonly page: number;
+  /** Whether the list answers a page object (`page` or `offset` given, or `alwaysPaginate`) rather than a plain array. */
+  readonly paginated: boolean;
   readonly includeDeleted: boolean;
 }

@@ -26,9 +26,12 @@ interface EntityIndex {
   readonly visibleColumns: readonly ColumnModel[];
   readonly primary: ColumnModel;
   readonly relations: ReadonlyMap<string, RelationModel>;
-  /** `entity.joins` and every prefix of them (joining `a.b` joins `a`). */
+  /** `entity.joins`, `entity.eagerJoins` and every prefix of them (joining `a.b` joins `a`). */
   readonly joinable: ReadonlySet<string>;
 }
+
+/** How deep a join through to-one relations may go without being listed in `joins`. */
+export const MAX_UNLISTED_TO_ONE_DEPTH = 3;
 
 const indexes = new WeakMap<EntityModel, EntityIndex>();
 
@@ -39,7 +42,7 @@ function indexOf(entity: EntityModel): EntityIndex {
   const primary = entity.columns.find((c) => c.kind === 'primary');
   if (!primary) throw new Error(`Entity ${entity.name} has no primary key column`);
   const joinable = new Set<string>();
-  for (const path of entity.joins) {
+  for (const path of [...entity.joins, ...entity.eagerJoins]) {
     for (let dot = path.indexOf('.'); dot !== -1; dot = path.indexOf('.', dot + 1)) joinable.add(path.slice(0, dot));
     joinable.add(path);
   }
@@ -91,10 +94,12 @@ export function validateQuery(
   pagination: PaginationModel,
 ): ValidatedQuery {
   const root = indexOf(entity);
-  const { joins, joined } = validateJoins(parsed.join, root, entities);
+  const { joins, joined } = validateJoins(withEagerJoins(parsed.join, entity), root, entities);
   const scope: Scope = { root, entities, joined };
 
-  const limit = Math.min(parsed.limit ?? pagination.defaultLimit, pagination.maxLimit);
+  // As @nestjsx/crud: without page or offset a list is one plain array, cut at limit or maxLimit.
+  const paginated = pagination.alwaysPaginate || parsed.page !== null || parsed.offset !== null;
+  const limit = Math.min(parsed.limit ?? (paginated ? pagination.defaultLimit : pagination.maxLimit), pagination.maxLimit);
   const offset = parsed.offset ?? (parsed.page !== null ? (parsed.page - 1) * limit : 0);
   if (!Number.isSafeInteger(offset)) throw new QueryError('page', `page ${parsed.page} is too large`);
 
@@ -107,6 +112,7 @@ export function validateQuery(
     limit,
     offset,
     page: Math.floor(offset / limit) + 1,
+    paginated,
     includeDeleted: parsed.includeDeleted && entity.softDelete,
   };
 }
@@ -124,6 +130,14 @@ function selectColumns(index: EntityIndex, fields: readonly string[] | null, par
   return index.visibleColumns.filter((c) => wanted.has(c.name));
 }
 
+/** The requested joins, then each eager join the request did not name (with all its visible columns). */
+function withEagerJoins(requested: readonly JoinNode[], entity: EntityModel): readonly JoinNode[] {
+  if (entity.eagerJoins.length === 0) return requested;
+  const named = new Set(requested.map((join) => join.relation));
+  const eager = entity.eagerJoins.filter((path) => !named.has(path)).map((path): JoinNode => ({ relation: path, fields: null }));
+  return [...requested, ...eager];
+}
+
 function validateJoins(
   requested: readonly JoinNode[],
   root: EntityIndex,
@@ -135,7 +149,7 @@ function validateJoins(
   const joins: ValidatedJoin[] = [];
   const joined = new Map<string, EntityIndex>();
   for (const join of requested) {
-    if (!root.joinable.has(join.relation)) {
+    if (!root.joinable.has(join.relation) && !isOpenToOnePath(join.relation, root, entities)) {
       const exists = resolvePath(join.relation, root, entities) !== null;
       const detail = exists
         ? `relation ${quote(join.relation)} is not joinable on ${root.entity.name}`
@@ -164,6 +178,23 @@ function validateJoins(
     }
   }
   return { joins, joined };
+}
+
+/**
+ * A path not listed in `joins` that may still be joined: at most MAX_UNLISTED_TO_ONE_DEPTH
+ * many-to-one steps, each joinable from the entity it leaves (so every entity's own `joins`,
+ * which never reach sessions or unserved entities, still decides what it exposes).
+ */
+function isOpenToOnePath(path: string, root: EntityIndex, entities: ReadonlyMap<string, EntityModel>): boolean {
+  const names = path.split('.');
+  if (names.length > MAX_UNLISTED_TO_ONE_DEPTH) return false;
+  let from = root;
+  for (const name of names) {
+    const relation = from.relations.get(name);
+    if (!relation || relation.kind !== 'many-to-one' || !from.joinable.has(name)) return false;
+    from = targetIndex(relation, from, entities);
+  }
+  return true;
 }
 
 /** The entity at the end of a dotted relation path, or null if a step does not exist. */

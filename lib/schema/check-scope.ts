@@ -1,4 +1,4 @@
-/** Checks of `scopeBy`, `scopeOptions` and `joins`: every path must resolve through the relations. */
+/** Checks of `scopeBy`, `scopeOptions`, `joins` and `eagerJoins`: every path must resolve through the relations. */
 import { CheckContext, entityPath, type IndexedEntity } from './check-context';
 import { PRIMARY_KEY } from './identity-fields';
 import type { FieldType } from './model';
@@ -102,9 +102,45 @@ function checkJoins({ entity, index, name }: IndexedEntity, ctx: CheckContext): 
   });
 }
 
+/** How many relations deep an eager join may go. */
+export const MAX_EAGER_JOIN_DEPTH = 3;
+
+/** Why an eager join cannot be, beyond what makes any join invalid; `undefined` when it can. */
+function eagerJoinFailure(ctx: CheckContext, { entity, name }: IndexedEntity, path: string): PathFailure {
+  const segments = path.split('.');
+  if (segments.length > MAX_EAGER_JOIN_DEPTH) {
+    return { message: `"${path}": an eager join goes at most ${MAX_EAGER_JOIN_DEPTH} relations deep` };
+  }
+  let from = name;
+  for (const segment of segments) {
+    const relation = ctx.relation(from, segment);
+    if (relation === undefined) return undefined;
+    if (relation.kind !== 'many-to-one') {
+      return {
+        message: `"${path}": "${segment}" is a one-to-many relation of ${from}; an eager join follows many-to-one relations only (ask for it with join=${path})`,
+      };
+    }
+    from = relation.target;
+  }
+  const listed = entity.joins;
+  if (listed !== undefined && !listed.some((join) => join === path || join.startsWith(`${path}.`))) {
+    return { message: `"${path}" is not in "joins"; an eager join must be one a request may ask for` };
+  }
+  return undefined;
+}
+
+function checkEagerJoins(indexed: IndexedEntity, ctx: CheckContext): void {
+  indexed.entity.eagerJoins?.forEach((join, joinIndex) => {
+    if (join === '') return;
+    const failure = joinPathFailure(ctx, indexed.name, join) ?? eagerJoinFailure(ctx, indexed, join);
+    if (failure) ctx.report(`${entityPath(indexed.index)}.eagerJoins[${joinIndex}]`, failure.message);
+  });
+}
+
 export function checkScopesAndJoins(ctx: CheckContext): void {
   for (const indexed of ctx.entities.values()) {
     checkScope(indexed, ctx);
     checkJoins(indexed, ctx);
+    checkEagerJoins(indexed, ctx);
   }
 }

@@ -136,6 +136,11 @@ export interface EntityModel {
   readonly routes: readonly CrudRouteKey[];
   /** Relation paths a request may `join` (dotted for nested). Default: every relation, one level. */
   readonly joins: readonly string[];
+  /**
+   * To-one relation paths every read joins without `join=` (`eagerJoins` in `.svcrc`, default none):
+   * records carry them, and filters and sorts may name their fields.
+   */
+  readonly eagerJoins: readonly string[];
   /** Whether create/update/delete emit domain events. */
   readonly events: boolean;
   readonly scope: ScopeModel | null;
@@ -182,7 +187,15 @@ export interface PaginationModel {
   readonly defaultLimit: number;
   /** Larger `limit` values are lowered to this, default 1000. */
   readonly maxLimit: number;
+  /**
+   * Answer every list with a page object, default false: then a list with neither `page` nor
+   * `offset` answers a plain array of at most `limit` (or `maxLimit`) rows, as @nestjsx/crud does.
+   */
+  readonly alwaysPaginate: boolean;
 }
+
+/** `api.put`: `merge` (default) writes the body over the stored row; `replace` resets omitted fields. */
+export type PutMode = 'merge' | 'replace';
 
 export interface RateLimitModel {
   /** Window in seconds. */
@@ -201,6 +214,8 @@ export interface ServiceModel {
   readonly api: {
     readonly cors: CorsModel | null;
     readonly pagination: PaginationModel;
+    /** What PUT does with omitted fields, default `merge`. */
+    readonly put: PutMode;
     /** Largest accepted JSON body, e.g. `1mb` (default). */
     readonly bodyLimit: string;
     readonly rateLimit: RateLimitModel | null;

@@ -7,6 +7,7 @@ import {
   CRUD_OPERATIONS,
   type AuthModel,
   type ColumnModel,
+  type PutMode,
   type EntityModel,
   type FieldModel,
   type IdType,
@@ -34,7 +35,8 @@ export const SVCRC_DEFAULTS = {
     refreshTokenTtl: 1_209_600,
     loginThrottle: { maxFailuresPerAccount: 10, maxFailuresPerIp: 100, windowSeconds: 900 },
   },
-  pagination: { defaultLimit: 25, maxLimit: 1000 },
+  pagination: { defaultLimit: 25, maxLimit: 1000, alwaysPaginate: false },
+  put: 'merge' as PutMode,
   bodyLimit: '1mb',
   docs: true,
   poolMax: 20,
@@ -260,6 +262,7 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
         ? [...entity.joins]
         : relations.filter((relation) => served(relation.target)).map((relation) => relation.name)
       ).filter((path) => !reachesEntity(path, name, sessionEntity, relationsOf)),
+      eagerJoins: [...(entity.eagerJoins ?? [])],
       events: entity.events ?? events,
       scope: buildScope(entity, name, relationsOf, organizationField, organizationEntity),
     };
@@ -278,7 +281,9 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
       pagination: {
         defaultLimit: api?.pagination?.defaultLimit ?? SVCRC_DEFAULTS.pagination.defaultLimit,
         maxLimit: api?.pagination?.maxLimit ?? SVCRC_DEFAULTS.pagination.maxLimit,
+        alwaysPaginate: api?.pagination?.alwaysPaginate ?? SVCRC_DEFAULTS.pagination.alwaysPaginate,
       },
+      put: api?.put ?? SVCRC_DEFAULTS.put,
       bodyLimit: api?.bodyLimit ?? SVCRC_DEFAULTS.bodyLimit,
       docs: api?.docs ?? SVCRC_DEFAULTS.docs,
       rateLimit:

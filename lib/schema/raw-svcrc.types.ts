@@ -43,6 +43,7 @@ export interface RawEntity {
   readonly routes?: Readonly<Partial<Record<CrudRouteKey, boolean>>>;
   readonly softDelete?: boolean;
   readonly joins?: readonly string[];
+  readonly eagerJoins?: readonly string[];
   readonly events?: boolean;
 }
 
@@ -74,9 +75,13 @@ export interface RawAuth {
   };
 }
 
+/** `api.put`: how PUT treats the fields a body omits. */
+export type RawPutMode = 'merge' | 'replace';
+
 export interface RawApi {
   readonly cors?: { readonly origin?: readonly string[]; readonly credentials?: boolean };
-  readonly pagination?: { readonly defaultLimit?: number; readonly maxLimit?: number };
+  readonly pagination?: { readonly defaultLimit?: number; readonly maxLimit?: number; readonly alwaysPaginate?: boolean };
+  readonly put?: RawPutMode;
   readonly bodyLimit?: string;
   readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
   readonly docs?: boolean;

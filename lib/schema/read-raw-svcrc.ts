@@ -11,6 +11,7 @@ import type {
   RawEntity,
   RawField,
   RawOnDelete,
+  RawPutMode,
   RawRelationship,
   RawRelationshipType,
   RawScopeOptions,
@@ -29,6 +30,7 @@ export const FIELD_TYPES: readonly FieldType[] = [
 const ID_TYPES: readonly IdType[] = ['integer', 'uuid'];
 const RELATIONSHIP_TYPES: readonly RawRelationshipType[] = ['ManyToOne', 'OneToMany'];
 const ON_DELETE_ACTIONS: readonly RawOnDelete[] = ['CASCADE', 'SET NULL', 'RESTRICT'];
+const PUT_MODES: readonly RawPutMode[] = ['merge', 'replace'];
 
 type JsonObject = { readonly [key: string]: unknown };
 
@@ -130,6 +132,7 @@ function readEntity(value: unknown): RawEntity {
     routes: readRoutes(raw.routes),
     softDelete: boolean(raw.softDelete),
     joins: strings(raw.joins),
+    eagerJoins: strings(raw.eagerJoins),
     events: boolean(raw.events),
   };
 }
@@ -181,7 +184,9 @@ function readApi(value: unknown): RawApi | undefined {
     pagination: pagination && {
       defaultLimit: integer(pagination.defaultLimit, 1),
       maxLimit: integer(pagination.maxLimit, 1),
+      alwaysPaginate: boolean(pagination.alwaysPaginate),
     },
+    put: oneOf(raw.put, PUT_MODES),
     bodyLimit: string(raw.bodyLimit),
     rateLimit: rateLimit && { ttl: integer(rateLimit.ttl, 1), limit: integer(rateLimit.limit, 1) },
     docs: boolean(raw.docs),

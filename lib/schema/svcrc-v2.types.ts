@@ -5,7 +5,7 @@
  */
 import type { CrudRouteKey } from './crud-routes';
 import type { CrudOperation, FieldType, IdType, JsonValue } from './model';
-import type { RawOnDelete, RawRelationshipType } from './raw-svcrc.types';
+import type { RawOnDelete, RawPutMode, RawRelationshipType } from './raw-svcrc.types';
 
 export interface SvcrcV2Field {
   readonly name: string;
@@ -36,6 +36,7 @@ export interface SvcrcV2Entity {
   readonly routes?: Readonly<Partial<Record<CrudRouteKey, boolean>>>;
   readonly softDelete?: boolean;
   readonly joins?: readonly string[];
+  readonly eagerJoins?: readonly string[];
   readonly events?: boolean;
 }
 
@@ -77,7 +78,8 @@ export interface SvcrcV2 {
   readonly relationships?: readonly SvcrcV2Relationship[];
   readonly api?: {
     readonly cors?: { readonly origin?: readonly string[]; readonly credentials?: boolean };
-    readonly pagination?: { readonly defaultLimit?: number; readonly maxLimit?: number };
+    readonly pagination?: { readonly defaultLimit?: number; readonly maxLimit?: number; readonly alwaysPaginate?: boolean };
+    readonly put?: RawPutMode;
     readonly bodyLimit?: string;
     readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
     readonly docs?: boolean;

@@ -1,5 +1,6 @@
 import { applyDecorators, HttpStatus, type Type } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { TOTAL_COUNT_HEADER } from '../crud/total-count-header';
 import { ErrorEnvelopeDto } from './error-envelope.dto';
 import { conditionGrammar } from './condition-grammar';
 
@@ -57,28 +58,46 @@ export function ApiListQuery(): MethodDecorator {
     }),
     arrayQuery('sort', 'Sort `field,ASC` or `field,DESC`; several apply in order.'),
     ApiSelectionQuery(),
-    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1 }, description: 'Page size (alias `per_page`); default and maximum are set in `.svcrc` `api.pagination`.' }),
-    ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1 }, description: 'Page number, from 1.' }),
-    ApiQuery({ name: 'offset', required: false, schema: { type: 'integer', minimum: 0 }, description: 'Rows to skip; takes precedence over `page`.' }),
+    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1 }, description: 'Most records to return (alias `per_page`); default and maximum are set in `.svcrc` `api.pagination`.' }),
+    ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1 }, description: 'Page number, from 1; asks for the page object.' }),
+    ApiQuery({ name: 'offset', required: false, schema: { type: 'integer', minimum: 0 }, description: 'Rows to skip; takes precedence over `page`; asks for the page object.' }),
   );
 }
 
-/** A 200 answer of `{ data, count, total, page, pageCount }` over `model`. */
+/**
+ * The 200 answer of a list over `model`, in its two shapes: the page object `{ data, count,
+ * total, page, pageCount }` when the query has `page` or `offset` (or `.svcrc` sets
+ * `api.pagination.alwaysPaginate`), a plain array otherwise; `X-Total-Count` on both.
+ */
 export function ApiPaginatedResponse(model: Type<unknown>): MethodDecorator {
+  const record = { $ref: getSchemaPath(model) };
   return applyDecorators(
     ApiExtraModels(model),
     ApiOkResponse({
-      description: 'One page of records',
+      description:
+        'A page object when the query has `page` or `offset`, or when `.svcrc` sets `api.pagination.alwaysPaginate`; ' +
+        'otherwise a plain array of at most `limit` records (`api.pagination.maxLimit` when `limit` is absent), as @nestjsx/crud answers. ' +
+        `The \`${TOTAL_COUNT_HEADER}\` header gives the number of matching records: more than the array holds means rows were cut off.`,
+      headers: {
+        [TOTAL_COUNT_HEADER]: { description: 'Records matching the query', schema: { type: 'integer', minimum: 0 } },
+      },
       schema: {
-        type: 'object',
-        required: ['data', 'count', 'total', 'page', 'pageCount'],
-        properties: {
-          data: { type: 'array', items: { $ref: getSchemaPath(model) } },
-          count: { type: 'integer', description: 'Records in this page' },
-          total: { type: 'integer', description: 'Records matching the query' },
-          page: { type: 'integer', description: 'Current page, from 1' },
-          pageCount: { type: 'integer', description: 'Number of pages' },
-        },
+        oneOf: [
+          {
+            title: 'Page',
+            description: 'With `page` or `offset` (or `alwaysPaginate`)',
+            type: 'object',
+            required: ['data', 'count', 'total', 'page', 'pageCount'],
+            properties: {
+              data: { type: 'array', items: record },
+              count: { type: 'integer', description: 'Records in this page' },
+              total: { type: 'integer', description: 'Records matching the query' },
+              page: { type: 'integer', description: 'Current page, from 1' },
+              pageCount: { type: 'integer', description: 'Number of pages' },
+            },
+          },
+          { title: 'Records', description: 'Without `page` and `offset`', type: 'array', items: record },
+        ],
       },
     }),
   );

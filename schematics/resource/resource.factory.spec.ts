@@ -150,6 +150,20 @@ describe('resource schematic', () => {
       expect(dto).toContain("  @ApiProperty({ format: 'password', minLength: 8 })\n  @IsString()\n  @MinLength(8)\n  password!: string;\n");
     });
 
+    it('makes every PUT field optional (a merging PUT, the default)', () => {
+      const dto = bodyOf(readText(tree, '/src/autogen/accounts/account.dto.ts'));
+      expect(dto).toContain('export class ReplaceAccountDto extends UpdateAccountDto {}');
+    });
+
+    it('requires what a create requires, but a password, on PUT with api.put "replace"', async () => {
+      const svcrc = JSON.parse(fixture('kitchen-sink.svcrc')) as { api?: Record<string, unknown> };
+      const replacing = await generate(await nestNewTree('cjs'), JSON.stringify({ ...svcrc, api: { ...svcrc.api, put: 'replace' } }));
+      const dto = bodyOf(readText(replacing, '/src/autogen/accounts/account.dto.ts'));
+      const replace = dto.slice(dto.indexOf('export class ReplaceAccountDto'), dto.indexOf('export class BulkCreateAccountDto'));
+      expect(replace).toContain("  @ApiProperty({ format: 'email', description: \"The account's login e-mail.\" })\n  @IsEmail()\n  email!: string;\n");
+      expect(replace).toContain('  @IsString()\n  @MinLength(8)\n  password?: string;\n');
+    });
+
     it('makes an injected scope field optional on create', () => {
       const dto = bodyOf(readText(tree, '/src/autogen/accounts/account.dto.ts'));
       const create = dto.slice(dto.indexOf('export class CreateAccountDto'), dto.indexOf('export class UpdateAccountDto'));

@@ -103,7 +103,7 @@ describe('svc dev', () => {
     expect(restarts()).toBe(2);
     expect(readFileSync(join(project, 'src/autogen/notes/note.entity.ts'), 'utf8')).toContain('color');
     // Data kept across the restart (same PGlite folder).
-    expect((await http(port, 'GET', '/notes?sort=id,ASC')).body.data.map((note: { title: string }) => note.title)).toEqual([
+    expect((await http(port, 'GET', '/notes?sort=id,ASC')).body.map((note: { title: string }) => note.title)).toEqual([
       'first',
       'second',
     ]);

@@ -68,7 +68,9 @@ describe.each(['pglite', 'postgres'] as const)('svc migrate on %s', (kind) => {
     const drift = migrate('status', '--check');
     expect(drift.code).toBe(1);
     expect(drift.stdout).toContain('Migrations replayed; 1 entity, 0 migrations');
-    expect(drift.stdout).toContain('✖ The migrations miss 1 statement of the entities (run svc migrate generate <Name>)');
+    // The notes table, and the runtime's own svc_idempotency_keys table with its index.
+    expect(drift.stdout).toContain('✖ The migrations miss 3 statements of the entities (run svc migrate generate <Name>)');
+    expect(drift.stdout).toContain('CREATE TABLE "svc_idempotency_keys"');
     expect(drift.stdout).toContain('CREATE TABLE "notes"');
     if (kind === 'pglite') {
       expect(drift.stdout).toContain('No database to check: .svc/migrated does not exist yet (svc migrate creates it), and DATABASE_URL is not set');
@@ -83,7 +85,7 @@ describe.each(['pglite', 'postgres'] as const)('svc migrate on %s', (kind) => {
     const [file] = migrations(project);
     expect(file).toMatch(/^\d{13}-Init\.ts$/);
     const timestamp = file.slice(0, 13);
-    expect(run.stdout).toContain(`CREATE src/migrations/${file}\n✔ Migration Init${timestamp}: 1 statement.`);
+    expect(run.stdout).toContain(`CREATE src/migrations/${file}\n✔ Migration Init${timestamp}: 3 statements.`);
     const source = readFileSync(join(project, 'src', 'migrations', file), 'utf8');
     expect(source).toContain("import type { MigrationInterface, QueryRunner } from 'typeorm';");
     expect(source).toContain(`export class Init${timestamp} implements MigrationInterface {\n  name = 'Init${timestamp}';`);

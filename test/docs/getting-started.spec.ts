@@ -1,7 +1,8 @@
 /**
  * docs/getting-started.md as a new user follows it: the package as `npm pack` builds it, then every
  * `bash tour` block run in order, as printed (a real `npm install` from the registry, `svc dev` on PGlite),
- * the `.svcrc` it prints written where it says, and the outputs it prints compared with what the commands answer.
+ * the `.svcrc` it prints written where it says, and the outputs it prints compared with what the commands answer
+ * (what a printed output shows must be in the answer: `toMatchObject`).
  * The only change: the port, 3100 in the page, is a free one (APP_PORT).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -77,6 +78,8 @@ describe(PAGE, () => {
     expect(commands).toContain('svc init --name todo-api --skip-platform');
     expect(commands).toContain('npx svc dev');
     expect(commands).toContain('curl');
+    expect(commands).toContain('svc users create');
+    expect(commands).toContain('/api/auth/login');
     expect(tour().filter((step) => step.kind === 'write')).not.toHaveLength(0);
   });
 
@@ -85,6 +88,7 @@ describe(PAGE, () => {
     const env = cleanEnv({ APP_PORT: port, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' });
     let cwd = work;
     let last = '';
+    const variables = join(work, 'tour-variables.sh');
     let readyCount = 0;
     const readies = (): number => (dev?.output().match(/Ready on/g) ?? []).length;
 
@@ -100,7 +104,7 @@ describe(PAGE, () => {
         continue;
       }
       if (kind === 'output') {
-        expect({ at, output: JSON.parse(last) as unknown }).toEqual({ at, output: JSON.parse(block.code) as unknown });
+        expect({ at, output: JSON.parse(last) as unknown }).toMatchObject({ at, output: JSON.parse(block.code) as object });
         continue;
       }
       for (const line of block.code.split('\n').map((text) => text.trim()).filter(Boolean)) {
@@ -115,7 +119,9 @@ describe(PAGE, () => {
           await waitForHealth(Number(port), dev.output, 180_000);
           continue;
         }
-        const result = spawnSync('bash', ['-c', command], { cwd, env, encoding: 'utf8', timeout: 600_000 });
+        // One shell per line, as printed; variables a line sets (TOKEN=...) carry over to the next ones.
+        const script = `set -a; [ -f "${variables}" ] && . "${variables}"; ${command}\nstatus=$?; export -p > "${variables}"; exit $status`;
+        const result = spawnSync('bash', ['-c', script], { cwd, env, encoding: 'utf8', timeout: 600_000 });
         expect({ at, command, code: result.status, stderr: result.status === 0 ? '' : result.stderr }).toEqual({ at, command, code: 0, stderr: '' });
         last = result.stdout;
       }

@@ -13,17 +13,17 @@ const PAGE = join(ROOT, 'docs', 'svcrc.md');
 const SCHEMA = JSON.parse(readFileSync(join(ROOT, 'schemas', 'svcrc.schema.json'), 'utf8')) as object;
 
 describe('the key reference of docs/svcrc.md', () => {
-  it('is the one the JSON Schema gives (regenerate: npm run build && node scripts/docs-svcrc.js)', () => {
+  it('is the one the JSON Schema gives (regenerate: npm run build && node scripts/docs-generate.js)', () => {
     const page = readFileSync(PAGE, 'utf8');
     if (withSvcrcReference(page, SCHEMA) !== page) {
-      throw new Error('docs/svcrc.md: the key reference is out of date; run: npm run build && node scripts/docs-svcrc.js');
+      throw new Error('docs/svcrc.md: the key reference is out of date; run: npm run build && node scripts/docs-generate.js');
     }
   });
 
   it('lists every key of the schema with its description, default and type', () => {
     const reference = renderSvcrcReference(SCHEMA);
     expect(reference).toContain(
-      '| `defaultLimit` | integer, ≥ 1 | `25` | Page size when the request has no "limit". Default 25. |',
+      '| `defaultLimit` | integer, ≥ 1 | `25` | Page size of a paginated list (with "page" or "offset", or "alwaysPaginate") when the request has no "limit". Default 25. |',
     );
     expect(reference).toContain('| `onDelete` | `"CASCADE"` \\| `"SET NULL"` \\| `"RESTRICT"` |');
     expect(reference).toContain('| `version` | `2` | required |');

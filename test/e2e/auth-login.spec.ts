@@ -45,7 +45,7 @@ describe.each(DATABASE_KINDS)('login and refresh (%s)', (kind) => {
       const claims = claimsOf(res.body.accessToken);
       expect((claims.exp as number) - (claims.iat as number)).toBe(600);
       const projects = await http().get('/projects').set(bearer(res.body.accessToken)).expect(200);
-      expect(projects.body.data.every((row: { organizationId: number }) => row.organizationId === w.orgA)).toBe(true);
+      expect(projects.body.every((row: { organizationId: number }) => row.organizationId === w.orgA)).toBe(true);
       const sessions = await tableRows(running.app, 'sessions', `"userId" = ${w.alice.id}`);
       expect(sessions.length).toBeGreaterThan(0);
     });

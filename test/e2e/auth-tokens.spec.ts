@@ -50,8 +50,8 @@ describe.each(DATABASE_KINDS)('auth guard (%s)', (kind) => {
   it("accepts a token with only the spec's claims (sub, organizationId, exp; no typ), scoped to its organization", async () => {
     const spec = jwt.sign({ sub: claims.sub, organizationId: claims.organizationId }, TENANCY_JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 });
     const res = await http().get('/projects').set(bearer(spec)).expect(200);
-    expect(res.body.data.length).toBeGreaterThan(0);
-    expect(res.body.data.every((row: { organizationId: unknown }) => String(row.organizationId) === String(claims.organizationId))).toBe(true);
+    expect(res.body.length).toBeGreaterThan(0);
+    expect(res.body.every((row: { organizationId: unknown }) => String(row.organizationId) === String(claims.organizationId))).toBe(true);
   });
 
   it('answers 401 Unauthorized without any credential', async () => {
@@ -106,7 +106,7 @@ describe.each(DATABASE_KINDS)('auth guard (%s)', (kind) => {
   describe('service API keys', () => {
     it('accepts a key as Bearer and as X-API-Key', async () => {
       const a = await http().get('/projects').set(bearer(w.keyA)).expect(200);
-      expect(a.body.data.every((row: { organizationId: number }) => row.organizationId === w.orgA)).toBe(true);
+      expect(a.body.every((row: { organizationId: number }) => row.organizationId === w.orgA)).toBe(true);
       await http().get('/projects').set('X-API-Key', w.keyA).expect(200);
       const who = await http().get('/whoami').set('X-API-Key', w.keyA).expect(200);
       expect(who.body.auth).toMatchObject({ userId: null, organizationId: String(w.orgA), roles: ['integration'], via: 'api-key' });

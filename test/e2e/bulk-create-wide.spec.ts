@@ -28,9 +28,9 @@ describe.each(DATABASE_KINDS)('bulk create past the bind-parameter limit (%s)', 
     expect(res.body).toHaveLength(1000);
     expect(res.body.map((row: { label: string }) => row.label)).toEqual(bulk.map((row) => row.label));
     expect(res.body[999]).toMatchObject(bulk[999]);
-    const page = await http().get('/readings?filter=label||$starts||a-&filter=m69||$eq||99969').expect(200);
-    expect(page.body).toMatchObject({ total: 1, data: [bulk[999]] });
-    expect((await http().get('/readings?filter=label||$starts||a-').expect(200)).body.total).toBe(1000);
+    const found = await http().get('/readings?filter=label||$starts||a-&filter=m69||$eq||99969').expect(200);
+    expect(found.body).toEqual([expect.objectContaining(bulk[999])]);
+    expect((await http().get('/readings?filter=label||$starts||a-').expect(200)).headers['x-total-count']).toBe('1000');
   });
 
   it('stores none when a row of a later statement fails', async () => {
@@ -39,6 +39,6 @@ describe.each(DATABASE_KINDS)('bulk create past the bind-parameter limit (%s)', 
     const res = await http().post('/readings/bulk').send({ bulk });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ statusCode: 409, error: 'Conflict' });
-    expect((await http().get('/readings?filter=label||$starts||b-').expect(200)).body.total).toBe(0);
+    expect((await http().get('/readings?filter=label||$starts||b-').expect(200)).headers['x-total-count']).toBe('0');
   });
 });

@@ -42,7 +42,7 @@ describe.each(DATABASE_KINDS)('on Fastify: authentication and tenant scope (%s)'
 
   it("scopes rows to the caller's tenant: 403 for another tenant's row, 404 for none", async () => {
     const list = await http().get('/projects?sort=name,ASC').set(w.as.alice).expect(200);
-    expect(list.body.data.map((project: { name: string }) => project.name)).toEqual(['A-1', 'A-2']);
+    expect(list.body.map((project: { name: string }) => project.name)).toEqual(['A-1', 'A-2']);
     const other = await http().patch(`/projects/${w.projects.b1}`).set(w.as.alice).send({ name: 'stolen' }).expect(403);
     expect(other.body).toEqual({ statusCode: 403, message: `Project ${w.projects.b1} is outside your scope`, error: 'Forbidden' });
     await http().get(`/projects/${w.projects.a1}`).set(w.as.bob).expect(403);

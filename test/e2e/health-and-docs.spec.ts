@@ -49,9 +49,13 @@ describe.each(DATABASE_KINDS)('health and OpenAPI (%s)', (kind) => {
       expect.arrayContaining(['filter', 'or', 's', 'sort', 'join', 'fields', 'limit', 'page', 'offset']),
     );
     expect(list.parameters.find((parameter: { name: string }) => parameter.name === 'filter').description).toContain('$contL');
-    expect(list.responses['200'].content['application/json'].schema.properties).toEqual(
+    // Both answers of a list: the page object (page or offset) and the plain array.
+    const [page, array] = list.responses['200'].content['application/json'].schema.oneOf;
+    expect(page.properties).toEqual(
       expect.objectContaining({ data: expect.anything(), count: expect.anything(), total: expect.anything(), page: expect.anything(), pageCount: expect.anything() }),
     );
+    expect(array).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/Task' } });
+    expect(list.responses['200'].headers['X-Total-Count']).toBeDefined();
     expect(list.responses['400'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorEnvelopeDto');
     expect(doc.components.schemas.CreateTaskDto.required).toEqual(['title']);
     expect(doc.components.schemas.Task.properties.state.enum).toEqual(['todo', 'doing', 'done']);

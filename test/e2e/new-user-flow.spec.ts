@@ -164,7 +164,7 @@ describe('a new user', () => {
     expect((await http(port, 'POST', '/books', { title: 'Bad', genre: 'comic' })).status).toBeGreaterThanOrEqual(400);
     const list = await http(port, 'GET', '/books?join=author&filter=pages||$gt||100&sort=title,ASC');
     expect(list.status).toBe(200);
-    expect(list.body).toMatchObject({ count: 1, total: 1, data: [{ title: 'The Dispossessed', author: { name: 'Ursula K. Le Guin' } }] });
+    expect(list.body).toEqual([expect.objectContaining({ title: 'The Dispossessed', author: expect.objectContaining({ name: 'Ursula K. Le Guin' }) })]);
     expect((await http(port, 'PATCH', `/books/${book.body.id}`, { genre: 'essay' })).body.genre).toBe('essay');
     expect((await http(port, 'GET', `/books/${book.body.id}`)).body.genre).toBe('essay');
     expect((await http(port, 'POST', '/tags', { label: 'classic' })).status).toBe(201);
@@ -352,6 +352,6 @@ describe('an existing Nest application', () => {
     const port = await startApp(project);
     expect((await http(port, 'GET', '/')).text).toBe('Hello World!');
     expect((await http(port, 'POST', '/notes', { title: 'added' })).status).toBe(201);
-    expect((await http(port, 'GET', '/notes')).body).toMatchObject({ total: 1 });
+    expect((await http(port, 'GET', '/notes')).body).toHaveLength(1);
   }, 480_000);
 });

@@ -10,7 +10,8 @@ import { type RunningApp, startApp } from '../support/start-app';
 
 type Row = Record<string, unknown>;
 
-const orgOf = (body: { data: Row[] }) => [...new Set(body.data.map((row) => row.organizationId))];
+/** The organizations of the rows of a list: a plain array from generated routes, a page from `findMany()` in extensions. */
+const orgOf = (body: Row[] | { data: Row[] }) => [...new Set((Array.isArray(body) ? body : body.data).map((row) => row.organizationId))];
 
 describe.each(DATABASE_KINDS)('guards (%s)', (kind) => {
   describe.each<GuardMode>(['global', 'auth-only', 'none'])('guard mode %s', (mode) => {

@@ -39,6 +39,7 @@ function entity(name: string, table: string, parts: Partial<EntityModel> & Pick<
     http: true,
     routes: ['find', 'get', 'create', 'createMany', 'update', 'replace', 'delete'],
     joins: [],
+    eagerJoins: [],
     events: false,
     scope: null,
     ...parts,
@@ -86,7 +87,7 @@ export const User = entity('User', 'users', {
 
 export const ENTITIES: ReadonlyMap<string, EntityModel> = new Map([Task, Project, User].map((e) => [e.name, e]));
 
-export const PAGINATION: PaginationModel = { defaultLimit: 25, maxLimit: 1000 };
+export const PAGINATION: PaginationModel = { defaultLimit: 25, maxLimit: 1000, alwaysPaginate: false };
 
 export function column(entity: EntityModel, name: string): ColumnModel {
   const found = entity.columns.find((c) => c.name === name);

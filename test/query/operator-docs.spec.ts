@@ -5,7 +5,7 @@ import { FILTER_OPERATORS, OPERATORS } from '../../lib/query/operators';
 import { ApiListQuery } from '../../lib/swagger/api-crud.decorators';
 
 const PAGE = join(__dirname, '..', '..', 'docs', 'querying.md');
-const REGENERATE = 'npm run build && node scripts/docs-operators.js';
+const REGENERATE = 'npm run build && node scripts/docs-generate.js';
 
 /** The rows of the operator table in docs/querying.md, as written there. */
 function documentedTable(markdown: string): string {

@@ -179,24 +179,61 @@ describe('validateQuery', () => {
     });
   });
 
+  describe('eager joins and unlisted to-one joins', () => {
+    // Task lists only `project`; Project lists `owner` (many-to-one) and `tasks` (one-to-many).
+    const OnlyProject: EntityModel = { ...Task, joins: ['project'] };
+    const EagerTask: EntityModel = { ...Task, joins: ['project'], eagerJoins: ['project.owner'] };
+    const paths = (q: ValidatedQuery) => q.joins.map((join) => join.path.join('.'));
+
+    it('joins a to-one path the root does not list when each step is joinable from the entity it leaves', () => {
+      expect(paths(validate('join=project.owner', OnlyProject))).toEqual(['project', 'project.owner']);
+      const q = validate('join=project.owner&filter=project.owner.email||$eq||a&sort=project.owner.email,ASC', OnlyProject);
+      expect(q.sort[0]!.column.relationPath).toEqual(['project', 'owner']);
+    });
+
+    it('still refuses unlisted to-many steps and first steps the root does not list', () => {
+      expect(() => validate('join=project.tasks', OnlyProject)).toThrow('join: relation "project.tasks" is not joinable on Task');
+      expect(() => validate('join=assignee', OnlyProject)).toThrow('join: relation "assignee" is not joinable on Task');
+    });
+
+    it('joins eager paths without join=, so filters and sorts may name their fields', () => {
+      const q = validate('filter=project.owner.email||$eq||a&sort=project.name,DESC', EagerTask);
+      expect(paths(q)).toEqual(['project', 'project.owner']);
+      expect(q.joins.map((join) => join.columns.length)).toEqual([4, 2]);
+    });
+
+    it('lets join= narrow the columns of an eager join', () => {
+      const q = validate('join=project.owner||email', EagerTask);
+      expect(q.joins.map((join) => join.columns.map((c) => c.name))).toEqual([['id', 'name', 'budget', 'ownerId'], ['id', 'email']]);
+    });
+  });
+
   describe('pagination and soft delete', () => {
     const page = (qs: string) => {
-      const { limit, offset, page } = validate(qs);
-      return { limit, offset, page };
+      const { limit, offset, page, paginated } = validate(qs);
+      return { limit, offset, page, paginated };
     };
     it.each([
-      ['', { limit: 25, offset: 0, page: 1 }],
-      ['limit=10', { limit: 10, offset: 0, page: 1 }],
-      ['limit=5000', { limit: 1000, offset: 0, page: 1 }],
-      ['limit=10&page=3', { limit: 10, offset: 20, page: 3 }],
-      ['page=2', { limit: 25, offset: 25, page: 2 }],
-      ['limit=10&offset=15', { limit: 10, offset: 15, page: 2 }],
-      ['limit=10&offset=15&page=9', { limit: 10, offset: 15, page: 2 }],
-      ['offset=0&page=4', { limit: 25, offset: 0, page: 1 }],
+      // Without page or offset: a plain array, cut at limit or else maxLimit.
+      ['', { limit: 1000, offset: 0, page: 1, paginated: false }],
+      ['limit=10', { limit: 10, offset: 0, page: 1, paginated: false }],
+      ['limit=5000', { limit: 1000, offset: 0, page: 1, paginated: false }],
+      ['page=1', { limit: 25, offset: 0, page: 1, paginated: true }],
+      ['limit=10&page=3', { limit: 10, offset: 20, page: 3, paginated: true }],
+      ['page=2', { limit: 25, offset: 25, page: 2, paginated: true }],
+      ['offset=0', { limit: 25, offset: 0, page: 1, paginated: true }],
+      ['limit=10&offset=15', { limit: 10, offset: 15, page: 2, paginated: true }],
+      ['limit=10&offset=15&page=9', { limit: 10, offset: 15, page: 2, paginated: true }],
+      ['offset=0&page=4', { limit: 25, offset: 0, page: 1, paginated: true }],
     ])('%s', (qs, expected) => expect(page(qs)).toEqual(expected));
 
+    it('paginates every list with alwaysPaginate', () => {
+      const q = validateQuery(EMPTY, Task, ENTITIES, { ...PAGINATION, alwaysPaginate: true });
+      expect({ limit: q.limit, paginated: q.paginated }).toEqual({ limit: 25, paginated: true });
+    });
+
     it('lowers limit to a maxLimit below the default', () => {
-      const q = validateQuery(EMPTY, Task, ENTITIES, { defaultLimit: 50, maxLimit: 20 });
+      const q = validateQuery(EMPTY, Task, ENTITIES, { defaultLimit: 50, maxLimit: 20, alwaysPaginate: true });
       expect(q.limit).toBe(20);
     });
 

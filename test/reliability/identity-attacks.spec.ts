@@ -89,8 +89,8 @@ describe.each(DATABASE_KINDS)('identity attacks on the documented auth setup (%s
   describe('account takeover through the generated user routes', () => {
     it('lists only the users of the caller organization, never a password', async () => {
       const res = await http().get('/users').set(await as(mallory)).expect(200);
-      expect(res.body.data.map((user: { email: string }) => user.email).sort()).toEqual([alice.email, mallory.email]);
-      for (const user of res.body.data) expect(user).not.toHaveProperty('password');
+      expect(res.body.map((user: { email: string }) => user.email).sort()).toEqual([alice.email, mallory.email]);
+      for (const user of res.body) expect(user).not.toHaveProperty('password');
     });
 
     it('never serves sessions: join, filter and sort through them answer 400', async () => {
@@ -127,6 +127,25 @@ describe.each(DATABASE_KINDS)('identity attacks on the documented auth setup (%s
       expect(row).toEqual({ role: 'member', active: true });
     });
 
+    it('PUT merges a partial body over the user, and still refuses authority fields and passwords to a non-administrator', async () => {
+      const headers = await as(mallory);
+      await refusedWithoutChange(403, () => http().put(`/users/${mallory.id}`).set(headers).send({ role: 'auditor' }));
+      await refusedWithoutChange(403, () => http().put(`/users/${mallory.id}`).set(headers).send({ active: false }));
+      await refusedWithoutChange(403, () => http().put(`/users/${mallory.id}`).set(headers).send({ password: 'new-password-1' }));
+      await refusedWithoutChange(403, () => http().put(`/users/${alice.id}`).set(headers).send({ email: 'mine@example.com' }));
+      const before = await snapshot();
+      const res = await http().put(`/users/${alice.id}`).set(await as(alice)).send({ role: 'auditor' }).expect(200);
+      expect(res.body).toMatchObject({ id: alice.id, email: alice.email, role: 'auditor', active: true });
+      expect(res.body).not.toHaveProperty('password');
+      const after = await snapshot();
+      expect(after.users.find((user: { id: number }) => user.id === alice.id)).toEqual({
+        ...before.users.find((user: { id: number }) => user.id === alice.id),
+        role: 'auditor',
+      });
+      expect((await login(alice)).status).toBe(200);
+      await http().put(`/users/${alice.id}`).set(await as(alice)).send({ role: 'member' }).expect(200);
+    });
+
     it('refuses create and delete of users to non-administrators', async () => {
       const headers = await as(mallory);
       await refusedWithoutChange(403, () => http().post('/users').set(headers).send({ email: 'sock@example.com', password: 'sock-puppet-1' }));
@@ -150,7 +169,7 @@ describe.each(DATABASE_KINDS)('identity attacks on the documented auth setup (%s
 
     it('lists only the memberships of the caller organization', async () => {
       const res = await http().get('/memberships').set(await as(mallory)).expect(200);
-      expect(res.body.data.map((row: { id: number }) => row.id).sort()).toEqual([memberships.alice, memberships.mallory].sort());
+      expect(res.body.map((row: { id: number }) => row.id).sort()).toEqual([memberships.alice, memberships.mallory].sort());
     });
   });
 
@@ -158,7 +177,7 @@ describe.each(DATABASE_KINDS)('identity attacks on the documented auth setup (%s
     it('shows members only their own organization', async () => {
       const headers = await as(mallory);
       const res = await http().get('/organizations').set(headers).expect(200);
-      expect(res.body.data.map((row: { id: number }) => row.id)).toEqual([orgA]);
+      expect(res.body.map((row: { id: number }) => row.id)).toEqual([orgA]);
       await refusedWithoutChange(403, () => http().get(`/organizations/${orgB}`).set(headers));
       await refusedWithoutChange(403, () => http().patch(`/organizations/${orgB}`).set(headers).send({ name: 'pwned' }));
       await refusedWithoutChange(403, () => http().delete(`/organizations/${orgB}`).set(headers));
@@ -203,9 +222,9 @@ describe.each(DATABASE_KINDS)('identity attacks on the documented auth setup (%s
       await http().patch(`/users/${auditor.id}`).set(admin).send({ role: 'auditor' }).expect(200);
       const headers = await as(auditor);
       const projects = await http().get('/projects').set(headers).expect(200);
-      expect(projects.body.data.map((row: { id: number }) => row.id)).toContain(projectB);
+      expect(projects.body.map((row: { id: number }) => row.id)).toContain(projectB);
       const users = await http().get('/users').set(headers).expect(200);
-      expect(users.body.data.map((row: { id: number }) => row.id)).not.toContain(bob.id);
+      expect(users.body.map((row: { id: number }) => row.id)).not.toContain(bob.id);
     });
 
     async function createMember(admin: Record<string, string>, name: string): Promise<Person> {
@@ -267,7 +286,7 @@ describe.each(DATABASE_KINDS)('identity attacks on the documented auth setup (%s
         { sub: String(mallory.id), organizationId: String(orgA), roles: ['member'], workspaceId: String(orgA) },
       ]) {
         const res = await http().get('/projects').set(bearer(sign(claims))).expect(200);
-        expect(res.body.data.map((row: { organizationId: number }) => row.organizationId)).toEqual([orgA]);
+        expect(res.body.map((row: { organizationId: number }) => row.organizationId)).toEqual([orgA]);
       }
     });
 

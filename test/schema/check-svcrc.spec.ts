@@ -135,6 +135,64 @@ describe('semantic checks', () => {
     ]);
   });
 
+  it('checks eagerJoins: known many-to-one paths, at most 3 deep, joinable, never to sessions', () => {
+    const library = (eagerJoins: string[], joins?: string[]) => ({
+      ...auth,
+      entities: [
+        ...auth.entities,
+        { name: 'Author' },
+        { name: 'Book' },
+        { name: 'Loan' },
+        { name: 'Review' },
+        { name: 'Flag', eagerJoins, ...(joins ? { joins } : {}) },
+      ],
+      relationships: [
+        ...auth.relationships,
+        { from: 'Book', to: 'Author', type: 'ManyToOne' },
+        { from: 'Loan', to: 'Book', type: 'ManyToOne' },
+        { from: 'Review', to: 'Loan', type: 'ManyToOne' },
+        { from: 'Flag', to: 'Review', type: 'ManyToOne' },
+        { from: 'Flag', to: 'Session', type: 'ManyToOne' },
+      ],
+    });
+    expect(problems(library(['review', 'review.loan', 'review.loan.book']))).toEqual([]);
+    expect(problems(library(['review.loan.book.author', 'review.loan.books', 'session', 'review.loan.book.loans']))).toEqual([
+      { path: 'entities[8].eagerJoins[0]', message: '"review.loan.book.author": an eager join goes at most 3 relations deep' },
+      { path: 'entities[8].eagerJoins[1]', message: '"review.loan.books": Loan has no relation "books" (did you mean "book"?)' },
+      {
+        path: 'entities[8].eagerJoins[2]',
+        message: '"session": Session is auth.sessionEntity; sessions are never served, so they cannot be joined',
+      },
+      {
+        path: 'entities[8].eagerJoins[3]',
+        message: '"review.loan.book.loans": an eager join goes at most 3 relations deep',
+      },
+    ]);
+    const authors = library([]);
+    const withToMany = { ...authors, entities: authors.entities.map((e) => (e.name === 'Author' ? { ...e, eagerJoins: ['books'] } : e)) };
+    expect(problems(withToMany)).toEqual([
+      {
+        path: 'entities[4].eagerJoins[0]',
+        message: '"books": "books" is a one-to-many relation of Author; an eager join follows many-to-one relations only (ask for it with join=books)',
+      },
+    ]);
+    expect(problems(library(['review'], ['session']))).toEqual([
+      {
+        path: 'entities[8].joins[0]',
+        message: '"session": Session is auth.sessionEntity; sessions are never served, so they cannot be joined',
+      },
+      { path: 'entities[8].eagerJoins[0]', message: '"review" is not in "joins"; an eager join must be one a request may ask for' },
+    ]);
+  });
+
+  it('checks api.put and api.pagination.alwaysPaginate', () => {
+    expect(problems({ ...auth, api: { put: 'replace', pagination: { alwaysPaginate: true } } })).toEqual([]);
+    expect(problems({ ...auth, api: { put: 'overwrite', pagination: { alwaysPaginate: 'yes' } } })).toEqual([
+      { path: 'api.pagination.alwaysPaginate', message: 'must be a boolean (got "yes")' },
+      { path: 'api.put', message: 'must be one of "merge", "replace" (got "overwrite")' },
+    ]);
+  });
+
   it('scopes the organization table by its own id, implicitly or with scopeBy "id"', () => {
     for (const organization of [{ name: 'Organization' }, { name: 'Organization', scopeBy: 'id' }]) {
       const result = parseSvcrc(JSON.stringify({ ...auth, entities: [...auth.entities.slice(0, 3), organization] }));

@@ -56,8 +56,8 @@ export function emitControllerBase(ctx: EntityEmitContext): string {
     find: () => ({
       decorators: [`@${nest('Get')}()`, summary(`List ${path}`), `@${svc('ApiListQuery')}()`, `@${svc('ApiPaginatedResponse')}(${name})`],
       params: [request],
-      returns: `Promise<${scope.type('@svc/nest', 'Page')}<Partial<${name}>>>`,
-      body: 'return this.service.findMany(request);',
+      returns: `Promise<${scope.type('@svc/nest', 'Page')}<Partial<${name}>> | Partial<${name}>[]>`,
+      body: 'return this.service.getMany(request);',
     }),
     get: () => ({
       decorators: [byId('Get'), summary(`Get one ${name}`), `@${svc('ApiSelectionQuery')}()`, response('ApiOkResponse', name), errors(404)],

@@ -37,6 +37,28 @@ function classDoc(name: string, members: readonly Doc[]): Doc {
   return [`export class ${name} {`, indent([hardline, join([hardline, hardline], members)]), hardline, '}'];
 }
 
+/**
+ * The PUT body. A merging PUT (`api.put: "merge"`, the default) writes the body over the stored row,
+ * so every field may be omitted, as in PATCH. A replacing PUT needs what a create needs, except a
+ * password: the stored one is kept when the body omits it.
+ */
+function replaceDto(
+  ctx: EntityEmitContext,
+  columns: readonly ColumnModel[],
+  used: Set<string>,
+  svc: Set<string>,
+): Doc {
+  const { entity } = ctx;
+  const name = entity.name;
+  if (ctx.model.api.put === 'merge') return `export class Replace${name}Dto extends Update${name}Dto {}`;
+  const passwords = columns.filter((column) => column.field?.isPassword);
+  if (passwords.length === 0) return `export class Replace${name}Dto extends Create${name}Dto {}`;
+  return classDoc(
+    `Replace${name}Dto`,
+    columns.map((column) => property(entity, column, requiredOnCreate(entity, column) && !passwords.includes(column), true, used, svc)),
+  );
+}
+
 export function emitDto(ctx: EntityEmitContext): string {
   const { entity } = ctx;
   const name = entity.name;
@@ -45,17 +67,7 @@ export function emitDto(ctx: EntityEmitContext): string {
   const columns = writableColumns(entity);
   const create = columns.map((column) => property(entity, column, requiredOnCreate(entity, column), true, used, svc));
   const update = columns.map((column) => property(entity, column, false, false, used, svc));
-  // PUT keeps a stored password the body omits, so a replace need not carry one.
-  const passwords = columns.filter((column) => column.field?.isPassword);
-  const replace =
-    passwords.length === 0
-      ? `export class Replace${name}Dto extends Create${name}Dto {}`
-      : classDoc(
-          `Replace${name}Dto`,
-          columns.map((column) =>
-            property(entity, column, requiredOnCreate(entity, column) && !passwords.includes(column), true, used, svc),
-          ),
-        );
+  const replace = replaceDto(ctx, columns, used, svc);
   const bulk: Doc = join(hardline, [
     `@ApiProperty({ type: [Create${name}Dto] })`,
     '@IsArray()',

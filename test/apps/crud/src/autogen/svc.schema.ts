@@ -8,8 +8,10 @@ export const svcSchema: SvcrcV2 = {
     pagination: {
       defaultLimit: 10,
       maxLimit: 50,
+      alwaysPaginate: true,
     },
     bodyLimit: '64kb',
+    put: 'replace',
   },
   entities: [
     {

@@ -29,8 +29,8 @@ export class CommentControllerBase {
   @ApiOperation({ summary: 'List comments' })
   @ApiListQuery()
   @ApiPaginatedResponse(Comment)
-  findMany(@ParsedRequest() request: CrudRequest): Promise<Page<Partial<Comment>>> {
-    return this.service.findMany(request);
+  findMany(@ParsedRequest() request: CrudRequest): Promise<Page<Partial<Comment>> | Partial<Comment>[]> {
+    return this.service.getMany(request);
   }
 
   @Get(':id')

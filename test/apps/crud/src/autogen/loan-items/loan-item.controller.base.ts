@@ -29,8 +29,8 @@ export class LoanItemControllerBase {
   @ApiOperation({ summary: 'List loan-items' })
   @ApiListQuery()
   @ApiPaginatedResponse(LoanItem)
-  findMany(@ParsedRequest() request: CrudRequest): Promise<Page<Partial<LoanItem>>> {
-    return this.service.findMany(request);
+  findMany(@ParsedRequest() request: CrudRequest): Promise<Page<Partial<LoanItem>> | Partial<LoanItem>[]> {
+    return this.service.getMany(request);
   }
 
   @Get(':id')

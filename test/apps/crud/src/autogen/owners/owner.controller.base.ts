@@ -29,8 +29,8 @@ export class OwnerControllerBase {
   @ApiOperation({ summary: 'List owners' })
   @ApiListQuery()
   @ApiPaginatedResponse(Owner)
-  findMany(@ParsedRequest() request: CrudRequest): Promise<Page<Partial<Owner>>> {
-    return this.service.findMany(request);
+  findMany(@ParsedRequest() request: CrudRequest): Promise<Page<Partial<Owner>> | Partial<Owner>[]> {
+    return this.service.getMany(request);
   }
 
   @Get(':id')

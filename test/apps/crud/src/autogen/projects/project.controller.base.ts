@@ -29,8 +29,8 @@ export class ProjectControllerBase {
   @ApiOperation({ summary: 'List projects' })
   @ApiListQuery()
   @ApiPaginatedResponse(Project)
-  findMany(@ParsedRequest() request: CrudRequest): Promise<Page<Partial<Project>>> {
-    return this.service.findMany(request);
+  findMany(@ParsedRequest() request: CrudRequest): Promise<Page<Partial<Project>> | Partial<Project>[]> {
+    return this.service.getMany(request);
   }
 
   @Get(':id')

@@ -29,8 +29,8 @@ export class TaskControllerBase {
   @ApiOperation({ summary: 'List tasks' })
   @ApiListQuery()
   @ApiPaginatedResponse(Task)
-  findMany(@ParsedRequest() request: CrudRequest): Promise<Page<Partial<Task>>> {
-    return this.service.findMany(request);
+  findMany(@ParsedRequest() request: CrudRequest): Promise<Page<Partial<Task>> | Partial<Task>[]> {
+    return this.service.getMany(request);
   }
 
   @Get(':id')
