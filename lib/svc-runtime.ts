@@ -7,6 +7,8 @@ import { SqlRunner } from './crud/sql-runner';
 import { WriteExecutor } from './crud/write.executor';
 import { readPreparedStatements } from './database/database-config';
 import { DomainEventPublisher } from './events/domain-event-publisher';
+import { SvcEventOutbox } from './events/outbox/event-outbox';
+import { OutboxTransactions } from './events/outbox/outbox-transactions';
 import { PublishingWriter } from './events/publishing-writer';
 import type { CrudRequest } from './interfaces/crud-request.interface';
 import type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
@@ -26,12 +28,15 @@ export class SvcRuntime {
   readonly writer: WriteExecutor;
   /** Domain events of entities with `events` on (`<entity>.created`...), after each write commits. */
   readonly events: DomainEventPublisher;
+  /** With `EVENTS_URL`: writes of entities with `events` commit together with their outbox rows. */
+  private readonly outbox: OutboxTransactions | null;
 
   constructor(
     @Inject(SVC_MODEL) readonly model: ServiceModel,
     readonly dataSource: DataSource,
     @Optional() eventEmitter?: EventEmitter2,
     @Optional() @Inject(MODULE_OPTIONS_TOKEN) options?: SvcModuleOptions,
+    @Optional() eventOutbox?: SvcEventOutbox,
   ) {
     this.entities = new Map(model.entities.map((entity) => [entity.name, entity]));
     this.plans = new EntityPlans(dataSource, this.entities);
@@ -39,11 +44,12 @@ export class SvcRuntime {
     this.reader = new ReadExecutor(runner, this.plans, (name) => dataSource.driver.escape(name));
     this.writer = new WriteExecutor(dataSource, this.plans);
     this.events = new DomainEventPublisher(eventEmitter ?? null);
+    this.outbox = eventOutbox?.active ? new OutboxTransactions(dataSource, this.plans, eventOutbox) : null;
   }
 
   /** `writer` for one request's writes: each publishes its domain events once committed. */
   writerFor(request: Pick<CrudRequest, 'auth'>): PublishingWriter {
-    return new PublishingWriter(this.writer, this.events, request.auth);
+    return new PublishingWriter(this.writer, this.events, request.auth, this.outbox);
   }
 
   entity(name: string): EntityModel {

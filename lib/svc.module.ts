@@ -7,7 +7,6 @@ import { HealthModule } from './health/health.module';
 import { SvcIdempotencyCleanup } from './idempotency/idempotency-cleanup';
 import { SvcIdempotencyStore } from './idempotency/idempotency.store';
 import { SvcOperationsModule } from './production/operations.module';
-import { SvcRuntime } from './svc-runtime';
 import { SVC_MODEL } from './svc.constants';
 import {
   ASYNC_OPTIONS_TYPE,
@@ -17,7 +16,7 @@ import {
 } from './svc.module-definition';
 import type { ServiceModel } from './schema/model';
 import { resolveSchema } from './schema/resolve-schema';
-import { authExports, authProviders, modelProvider, runtimeProviders, typeOrmOptionsFactory } from './svc.providers';
+import { authExports, authProviders, modelProvider, runtimeExports, runtimeProviders, typeOrmOptionsFactory } from './svc.providers';
 
 /** Holds the module options and the service model, so TypeORM's async setup can inject them. */
 @Module({})
@@ -60,6 +59,8 @@ export class SvcModule extends ConfigurableModuleClass {
       providers: [...(base.providers ?? []), modelProvider],
       exports: [MODULE_OPTIONS_TOKEN, SVC_MODEL],
     };
+    // Exported (SvcModule is global) so that `/health/ready` sees the shutdown state and Redis.
+    const operations = SvcOperationsModule.forRoot(optionsModule, { rateLimit });
     return {
       module: SvcModule,
       global: base.global ?? true,
@@ -72,11 +73,11 @@ export class SvcModule extends ConfigurableModuleClass {
           dataSourceFactory: svcDataSourceFactory,
         }),
         HealthModule,
-        SvcOperationsModule.forRoot(optionsModule, { rateLimit }),
+        operations,
       ],
       controllers: authRoutes ? [SvcAuthController, SvcAccountController] : [],
       providers: [...runtimeProviders, ...authProviders, SvcIdempotencyStore, SvcIdempotencyCleanup],
-      exports: [optionsModule, SvcRuntime, ...authExports, SvcIdempotencyStore],
+      exports: [optionsModule, operations, ...runtimeExports, ...authExports, SvcIdempotencyStore],
     };
   }
 }

@@ -11,12 +11,17 @@ import { SvcIdentityService } from './auth/identity.service';
 import { SvcJwtAuthenticator } from './auth/jwt-authenticator';
 import { InMemoryLoginThrottleStore, SVC_LOGIN_THROTTLE_STORE } from './auth/login-throttle.store';
 import { resolveJwtSecret } from './auth/jwt-secret';
+import { RedisLoginThrottleStore } from './auth/redis-login-throttle.store';
 import { SvcTokenService } from './auth/token.service';
 import { readDatabaseConfig } from './database/database-config';
 import { svcTypeOrmModuleOptions } from './database/typeorm-options';
+import { SvcEventOutbox } from './events/outbox/event-outbox';
+import { SvcEventRelay } from './events/outbox/nats-relay';
 import { SvcExceptionFilter } from './filters/svc-exception.filter';
+import { SVC_READINESS_PROBES } from './health/readiness-probe';
 import type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
 import { assertProductionConfig } from './production/production-config';
+import { SvcRedis } from './scale/redis-connection';
 import { resolveSchema } from './schema/resolve-schema';
 import type { ServiceModel } from './schema/model';
 import { ScopeGuard } from './scope/scope.guard';
@@ -53,6 +58,10 @@ export function typeOrmOptionsFactory(options: SvcModuleOptions, model: ServiceM
 
 export const runtimeProviders: Provider[] = [
   SvcRuntime,
+  // EVENTS_URL: the outbox written with each change, and its relay to NATS (inert without the variable).
+  SvcEventOutbox,
+  SvcEventRelay,
+  { provide: SVC_READINESS_PROBES, inject: [SvcEventRelay], useFactory: (relay: SvcEventRelay) => (relay.active ? [relay] : []) },
   { provide: APP_FILTER, useClass: SvcExceptionFilter },
   { provide: APP_PIPE, useClass: SvcValidationPipe },
 ];
@@ -64,10 +73,15 @@ export const jwtSecretProvider: Provider = {
   useFactory: (options: SvcModuleOptions, model: ServiceModel): string => resolveJwtSecret(options.env ?? process.env, model.auth),
 };
 
-/** Failed-login counters in this process; `overrideProvider(SVC_LOGIN_THROTTLE_STORE)` swaps them. */
+/**
+ * Failed-login counters: in Redis when `REDIS_URL` is set (shared by every instance), else in this
+ * process; `overrideProvider(SVC_LOGIN_THROTTLE_STORE)` swaps them.
+ */
 export const loginThrottleStoreProvider: Provider = {
   provide: SVC_LOGIN_THROTTLE_STORE,
-  useFactory: () => new InMemoryLoginThrottleStore(),
+  inject: [SvcRedis],
+  useFactory: ({ client }: SvcRedis) =>
+    client === null ? new InMemoryLoginThrottleStore() : new RedisLoginThrottleStore(client, new InMemoryLoginThrottleStore()),
 };
 
 /** Authentication and scope: exported by `SvcModule` so guards resolve anywhere in the application. */
@@ -83,6 +97,8 @@ export const authProviders: Provider[] = [
   SvcAuthGuard,
   ScopeGuard,
 ];
+
+export const runtimeExports = [SvcRuntime, SVC_READINESS_PROBES];
 
 export const authExports = [
   SVC_JWT_SECRET,

@@ -214,6 +214,18 @@ for (const kind of ['pglite', 'postgres']) {
     );
 }
 
+const mpl = f('multi-process-rate-limit');
+if (mpl.requests !== undefined)
+  detail.push(`- ${mpl.processes} processes, one Redis rate limit of ${mpl.limit}: ${mpl.requests} requests spread over them, ${mpl.ok} answered 200, ${mpl.limited} 429`);
+const mpe = f('multi-process-events');
+if (mpe.writes !== undefined)
+  detail.push(
+    `- ${mpe.processes} processes on PostgreSQL + NATS, one SIGKILLed mid-load: ${mpe.writes} writes, ${mpe.acknowledged} acknowledged, ` +
+      `${mpe.connectionErrorsOnKill} cut by the kill (${mpe.committedUnacknowledged} of them committed), ${mpe.lost} acknowledged lost; ` +
+      `${mpe.distinctEvents} distinct events for ${mpe.committed} committed writes, ${mpe.duplicatesReceived} duplicates received, ` +
+      `${mpe.writesPerSecond} writes/s, relay caught up ${mpe.relayCatchUpMs} ms after the load`,
+  );
+
 const pendingLines = [];
 if (pending) {
   for (const suite of pending.testResults) {

@@ -23,6 +23,7 @@ import {
   TSCONFIG,
   TSCONFIG_BUILD,
 } from '../templates/project-files';
+import { composeYaml, DOCKERFILE, DOCKERIGNORE, SCALE_ENV_EXAMPLE } from '../templates/deployment-files';
 import { defineCommand, type CliIo } from '../svc-command';
 
 interface InitOptions {
@@ -133,8 +134,11 @@ export const initCommand = defineCommand<InitOptions>({
       'src/app.module.ts': APP_MODULE_TS,
       '.gitignore': GITIGNORE,
       '.prettierrc': PRETTIERRC,
-      '.env.example': ENV_EXAMPLE,
+      '.env.example': ENV_EXAMPLE + SCALE_ENV_EXAMPLE,
       'README.md': readme(name),
+      Dockerfile: DOCKERFILE,
+      '.dockerignore': DOCKERIGNORE,
+      'compose.yaml': composeYaml(name),
     };
     try {
       for (const [path, content] of Object.entries(files)) {

@@ -13,6 +13,8 @@ import type { DataSource } from 'typeorm';
 import { readDatabaseConfig, type DatabaseConfig } from '../../lib/database/database-config';
 import type * as RuntimeEntities from '../../lib/runtime-entities';
 import type * as TypeOrmOptions from '../../lib/database/typeorm-options';
+import type * as OutboxMigration from '../../lib/events/outbox/outbox.migration';
+import type * as ScaleConfig from '../../lib/scale/scale-config';
 import { loadSvcrc } from '../../lib/schema/load-svcrc';
 import type { ServiceModel } from '../../lib/schema/model';
 import { ProjectError, readOutDir } from './project-layout';
@@ -176,8 +178,12 @@ export async function openProjectDatabase(root: string, env: NodeJS.ProcessEnv, 
   // Never synchronize: the point of migrations is that only they change the schema.
   const config: DatabaseConfig =
     kind === 'replay' ? { type: 'pglite', dataDir: null, synchronize: false } : targetDatabaseConfig(root, env, model).config;
+  // EVENTS_URL: the outbox table of the event relay comes with its own migration, from the package.
+  const { readScaleConfig } = require('../../lib/scale/scale-config') as typeof ScaleConfig;
+  const { SvcOutbox1764028800000 } = require('../../lib/events/outbox/outbox.migration') as typeof OutboxMigration;
+  const packageMigrations = readScaleConfig(env).eventsUrl === null ? [] : [SvcOutbox1764028800000];
   const dataSource = await createDataSource(config, [...entities], {
-    migrations: migrationFiles.map((file) => file.replace(/\\/g, '/')),
+    migrations: [...migrationFiles.map((file) => file.replace(/\\/g, '/')), ...packageMigrations],
   });
   if (kind === 'replay') {
     try {

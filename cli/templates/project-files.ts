@@ -5,6 +5,8 @@
  * shape as in any other Nest application.
  */
 
+import { SCALE_DEPENDENCIES } from './deployment-files';
+
 /** The HTTP platform of a generated application (`svc init --adapter`). */
 export const ADAPTERS = ['express', 'fastify'] as const;
 export type Adapter = (typeof ADAPTERS)[number];
@@ -51,7 +53,7 @@ const CLEAN_DIST = `node -e "require('node:fs').rmSync('dist',{recursive:true,fo
 
 export function packageJson(input: ProjectTemplateInput): string {
   const dependencies: Record<string, string> = { '@svc/nest': input.svcPackageSpec };
-  for (const name of [...APP_DEPENDENCIES, ...ADAPTER_DEPENDENCIES[input.adapter]]) {
+  for (const name of [...APP_DEPENDENCIES, ...ADAPTER_DEPENDENCIES[input.adapter], ...SCALE_DEPENDENCIES]) {
     const range = input.versions[name];
     if (range === undefined) throw new Error(`no version of ${name} in @svc/nest's package.json`);
     dependencies[name] = range;

@@ -35,7 +35,15 @@ export interface PostgresDatabaseConfig {
    * (and its data). Without it, a synchronization that would drop something is refused.
    */
   readonly allowDrop: boolean;
+  /**
+   * `DATABASE_READ_URLS` (comma-separated `postgres://` URLs): read replicas that serve the CRUD
+   * list and get-by-id reads. Absent when the variable is unset.
+   */
+  readonly readReplicas?: readonly PostgresEndpoint[];
 }
+
+/** Where one PostgreSQL server is, as read from a URL. */
+export type PostgresEndpoint = Pick<PostgresDatabaseConfig, 'host' | 'port' | 'username' | 'password' | 'database' | 'ssl'>;
 
 export interface PgliteDatabaseConfig {
   readonly type: 'pglite';
@@ -74,13 +82,18 @@ export function readDatabaseConfig(env: NodeJS.ProcessEnv, model: Pick<ServiceMo
           'Set DATABASE_URL, or unset DATABASE_TYPE to use the embedded PGlite database.',
       );
     }
+    const readReplicas = readReplicaUrls(env);
     return {
       type: 'postgres',
       ...parseDatabaseUrl(url),
       poolMax: readPoolMax(model),
       synchronize: readSync(env, false),
       allowDrop: readBoolean(env, 'DATABASE_SYNC_ALLOW_DROP', false),
+      ...(readReplicas.length > 0 ? { readReplicas } : {}),
     };
+  }
+  if (readVar(env, 'DATABASE_READ_URLS') !== undefined) {
+    throw new DatabaseConfigError('DATABASE_READ_URLS needs PostgreSQL: set DATABASE_URL to the primary, or unset DATABASE_READ_URLS.');
   }
   return {
     type: 'pglite',
@@ -162,6 +175,24 @@ function readPoolMax(model: Pick<ServiceModel, 'database'>): number {
  * Parses `DATABASE_URL`. Error messages never contain the URL itself, since it
  * holds the password; they name the part that is wrong.
  */
+/** `DATABASE_READ_URLS`: each comma-separated URL checked as `DATABASE_URL` is, errors naming the variable. */
+function readReplicaUrls(env: NodeJS.ProcessEnv): PostgresEndpoint[] {
+  const raw = readVar(env, 'DATABASE_READ_URLS');
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item, index) => {
+      try {
+        return parseDatabaseUrl(item);
+      } catch (error) {
+        if (!(error instanceof DatabaseConfigError)) throw error;
+        throw new DatabaseConfigError(error.message.replace('DATABASE_URL', `DATABASE_READ_URLS (URL ${index + 1})`));
+      }
+    });
+}
+
 function parseDatabaseUrl(
   raw: string,
 ): Pick<PostgresDatabaseConfig, 'host' | 'port' | 'username' | 'password' | 'database' | 'ssl'> {

@@ -1,6 +1,6 @@
 import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import type { DatabaseConfig } from './database-config';
+import type { DatabaseConfig, PostgresEndpoint } from './database-config';
 import { isDatabaseUnavailableError } from './database-errors';
 import { synchronizeWithoutDrops } from './guarded-synchronize';
 import { openPglite } from './pglite-connection';
@@ -11,8 +11,8 @@ export const CONNECT_TIMEOUT_MS = 5_000;
 export interface TypeOrmOptionsExtra {
   /** TypeORM query logging, default false. */
   logging?: boolean;
-  /** Migration file globs or classes' files, default none. */
-  migrations?: string[];
+  /** Migration file globs or classes' files (or migration classes), default none. */
+  migrations?: (string | Function)[];
 }
 
 export interface DatabaseOptions {
@@ -43,16 +43,14 @@ export async function createTypeOrmOptions(
     uuidExtension: 'pgcrypto',
   } as const;
   if (config.type === 'postgres') {
+    const primary = endpointOptions(config);
     return {
       options: {
         ...common,
-        // Credentials passed one by one, not as `url`: they are already decoded.
-        host: config.host,
-        port: config.port,
-        username: config.username,
-        password: config.password,
-        database: config.database,
-        ssl: config.ssl === false ? false : { ...config.ssl },
+        ...(config.readReplicas
+          ? // TypeORM's replication: every query on the primary unless asked otherwise; SqlRunner asks for the CRUD reads.
+            { replication: { master: primary, slaves: config.readReplicas.map(endpointOptions), defaultMode: 'master' as const } }
+          : primary),
         connectTimeoutMS: CONNECT_TIMEOUT_MS,
         extra: { max: config.poolMax },
       },
@@ -63,6 +61,18 @@ export async function createTypeOrmOptions(
   return {
     options: { ...common, installExtensions: false, extra: pglite.extra },
     dispose: () => pglite.close(),
+  };
+}
+
+/** Credentials of one server, passed one by one, not as `url`: they are already decoded. */
+function endpointOptions(endpoint: PostgresEndpoint) {
+  return {
+    host: endpoint.host,
+    port: endpoint.port,
+    username: endpoint.username,
+    password: endpoint.password,
+    database: endpoint.database,
+    ssl: endpoint.ssl === false ? false : { ...endpoint.ssl },
   };
 }
 
@@ -151,7 +161,7 @@ export async function svcDataSourceFactory(options?: DataSourceOptions): Promise
   const manual = (options as TypeOrmModuleOptions).manualInitialization === true;
   return createDataSource(config, entities, {
     logging: options.logging === true,
-    migrations: Array.isArray(options.migrations) ? (options.migrations as string[]) : [],
+    migrations: Array.isArray(options.migrations) ? (options.migrations as (string | Function)[]) : [],
     initialize: !manual,
   });
 }

@@ -8,10 +8,9 @@ import { type DomainEvent, type DomainEventAction, domainEventName } from './dom
 /**
  * Emits domain events through `@nestjs/event-emitter` for entities with `events` on.
  *
- * Called only after a write statement has returned, that is after it committed (every CRUD
- * write is one autocommitted statement), so a failed or rolled-back write emits nothing.
+ * Called only after a write has committed, so a failed or rolled-back write emits nothing.
  * Delivery is in process and at most once: a crash between the commit and the emit loses
- * the event. Listeners receive events in write order; a listener's error is logged and never
+ * the event (with `EVENTS_URL`, the outbox keeps it for the relay to NATS). Listeners receive events in write order; a listener's error is logged and never
  * changes the HTTP answer of the write that caused it.
  */
 export class DomainEventPublisher {
@@ -25,13 +24,24 @@ export class DomainEventPublisher {
   }
 
   publish(entity: EntityModel, action: DomainEventAction, changes: readonly WriteChange[], auth: AuthContext | null): void {
-    if (!this.enabled(entity) || changes.length === 0) return;
+    this.emitAll(this.events(entity, action, changes, auth));
+  }
+
+  /** The events of `changes`, named (`loanItem.created`), not yet emitted; none when `entity` does not publish. */
+  events(
+    entity: EntityModel,
+    action: DomainEventAction,
+    changes: readonly WriteChange[],
+    auth: AuthContext | null,
+  ): { name: string; event: DomainEvent }[] {
+    if (!this.enabled(entity) || changes.length === 0) return [];
     const name = domainEventName(entity, action);
     const primaryKey = entity.columns.find((column) => column.kind === 'primary')?.name ?? 'id';
     const occurredAt = new Date();
-    for (const change of changes) {
+    return changes.map((change) => ({
+      name,
       // Listeners get their own copy: the record is also the HTTP response body.
-      const event: DomainEvent = {
+      event: {
         entity: entity.name,
         action,
         id: change.record[primaryKey] as string | number,
@@ -39,9 +49,13 @@ export class DomainEventPublisher {
         ...(change.previous ? { previous: copy(change.previous) } : {}),
         auth,
         occurredAt,
-      };
-      this.emit(name, event);
-    }
+      },
+    }));
+  }
+
+  /** Emits events built by `events()`, in order. */
+  emitAll(events: readonly { name: string; event: DomainEvent }[]): void {
+    for (const { name, event } of events) this.emit(name, event);
   }
 
   private emit(name: string, event: DomainEvent): void {

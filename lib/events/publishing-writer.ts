@@ -1,34 +1,33 @@
 import type { EntityPlan } from '../crud/entity-plan';
 import type { RootCondition } from '../crud/read.executor';
-import type { Replace, WriteExecutor } from '../crud/write.executor';
+import type { Replace, WriteChange, WriteExecutor } from '../crud/write.executor';
 import type { AuthContext } from '../interfaces/auth-context.interface';
+import type { DomainEventAction } from './domain-event';
 import type { DomainEventPublisher } from './domain-event-publisher';
+import type { OutboxTransactions } from './outbox/outbox-transactions';
 
 type Row = Record<string, unknown>;
 
 /**
- * The writes of `WriteExecutor`, each followed by its domain events once the statement has
- * returned. For entities without `events`, exactly the plain writes (no previous-row read).
- * `CrudService` writes through `runtime.writerFor(request)`; code of your own that writes with
- * `runtime.writer` directly emits nothing.
+ * The writes of `WriteExecutor`, each followed by its domain events once committed. For entities
+ * without `events`, exactly the plain writes (no previous-row read). With the outbox on
+ * (`EVENTS_URL`), a write and its outbox rows share one transaction. `CrudService` writes through
+ * `runtime.writerFor(request)`; code of your own that writes with `runtime.writer` directly emits nothing.
  */
 export class PublishingWriter {
   constructor(
     private readonly writer: WriteExecutor,
     private readonly publisher: DomainEventPublisher,
     private readonly auth: AuthContext | null,
+    private readonly outbox: OutboxTransactions | null = null,
   ) {}
 
   /** One statement for all rows; one `<entity>.created` per row, in order. */
   async insert(plan: EntityPlan, rows: readonly Row[]): Promise<Row[]> {
-    const records = await this.writer.insert(plan, rows);
-    this.publisher.publish(
-      plan.model,
-      'created',
-      records.map((record) => ({ record })),
-      this.auth,
+    const changes = await this.write(plan, 'created', async (writer) =>
+      (await writer.insert(plan, rows)).map((record): WriteChange => ({ record })),
     );
-    return records;
+    return changes.map((change) => change.record);
   }
 
   /** `<entity>.updated` with `previous` (for PATCH and PUT alike). */
@@ -40,24 +39,46 @@ export class PublishingWriter {
     replace: Replace,
   ): Promise<Row | null> {
     if (!this.publisher.enabled(plan.model)) return this.writer.update(plan, id, values, conditions, replace);
-    const change = await this.writer.updateTracked(plan, id, values, conditions, replace);
-    if (change) this.publisher.publish(plan.model, 'updated', [change], this.auth);
+    const [change] = await this.write(plan, 'updated', async (writer) =>
+      single(await writer.updateTracked(plan, id, values, conditions, replace)),
+    );
     return change?.record ?? null;
   }
 
   /** `<entity>.deleted`; `record` is the removed row (soft delete: with `deleted_at` set). */
   async delete(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<boolean> {
     if (!this.publisher.enabled(plan.model)) return this.writer.delete(plan, id, conditions);
-    const change = await this.writer.deleteTracked(plan, id, conditions);
-    if (change) this.publisher.publish(plan.model, 'deleted', [change], this.auth);
-    return change !== null;
+    const changes = await this.write(plan, 'deleted', async (writer) => single(await writer.deleteTracked(plan, id, conditions)));
+    return changes.length > 0;
   }
 
   /** `<entity>.recovered` with `previous` (the soft-deleted row). */
   async recover(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<Row | null> {
     if (!this.publisher.enabled(plan.model)) return this.writer.recover(plan, id, conditions);
-    const change = await this.writer.recoverTracked(plan, id, conditions);
-    if (change) this.publisher.publish(plan.model, 'recovered', [change], this.auth);
+    const [change] = await this.write(plan, 'recovered', async (writer) => single(await writer.recoverTracked(plan, id, conditions)));
     return change?.record ?? null;
   }
+
+  /** Runs `write` (in the outbox's transaction when it is on for the entity), then emits its events in process. */
+  private async write(
+    plan: EntityPlan,
+    action: DomainEventAction,
+    write: (writer: WriteExecutor) => Promise<WriteChange[]>,
+  ): Promise<WriteChange[]> {
+    if (this.outbox?.enabled(plan.model)) {
+      const { changes, events } = await this.outbox.run(async (writer) => {
+        const changes = await write(writer);
+        return { changes, events: this.publisher.events(plan.model, action, changes, this.auth) };
+      });
+      this.publisher.emitAll(events);
+      return changes;
+    }
+    const changes = await write(this.writer);
+    this.publisher.publish(plan.model, action, changes, this.auth);
+    return changes;
+  }
+}
+
+function single(change: WriteChange | null): WriteChange[] {
+  return change ? [change] : [];
 }

@@ -2,13 +2,16 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ThrottlerStorageService } from '@nestjs/throttler';
+import { SvcRedis } from '../scale/redis-connection';
 import { SVC_RATE_LIMIT_STORAGE, SvcRateLimitInterceptor } from '../throttling/rate-limit.interceptor';
+import { RedisThrottlerStorage } from '../throttling/redis-throttler.storage';
 import { SvcShutdownState } from './shutdown-drain';
 
 /**
  * What `SvcModule` adds for running in production: the event emitter of domain events
  * (`EventEmitterModule.forRoot({ wildcard: true })`, so `@OnEvent('loan.*')` works), the
- * `api.rateLimit` interceptor and the shutdown state used to drain requests.
+ * `api.rateLimit` interceptor (counting in Redis when `REDIS_URL` is set, else in this process) and
+ * the shutdown state used to drain requests.
  */
 @Module({})
 export class SvcOperationsModule {
@@ -22,10 +25,16 @@ export class SvcOperationsModule {
       imports: [optionsModule, EventEmitterModule.forRoot({ wildcard: true })],
       providers: [
         SvcShutdownState,
-        { provide: SVC_RATE_LIMIT_STORAGE, useClass: ThrottlerStorageService },
+        SvcRedis,
+        {
+          provide: SVC_RATE_LIMIT_STORAGE,
+          inject: [SvcRedis],
+          useFactory: ({ client }: SvcRedis) =>
+            client === null ? new ThrottlerStorageService() : new RedisThrottlerStorage(client, new ThrottlerStorageService()),
+        },
         ...(rateLimit ? [{ provide: APP_INTERCEPTOR, useClass: SvcRateLimitInterceptor }] : []),
       ],
-      exports: [SvcShutdownState, SVC_RATE_LIMIT_STORAGE],
+      exports: [SvcShutdownState, SvcRedis, SVC_RATE_LIMIT_STORAGE],
     };
   }
 }

@@ -159,6 +159,8 @@ describe('svc init: the project', () => {
       'rxjs',
       'typeorm',
       'pg',
+      'ioredis',
+      'nats',
     ]) {
       expected[name] = versionOf(name);
     }

@@ -1,0 +1,240 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { JetStreamClient, NatsConnection } from 'nats';
+import type { DataSource } from 'typeorm';
+import { readDatabaseConfig } from '../../database/database-config';
+import type { ReadinessProbe } from '../../health/readiness-probe';
+import type { SvcModuleOptions } from '../../interfaces/svc-module-options.interface';
+import { loadOptionalPackage } from '../../scale/optional-package';
+import { readScaleConfig, withoutPassword } from '../../scale/scale-config';
+import { WarningThrottle } from '../../scale/warning-throttle';
+import type { ServiceModel } from '../../schema/model';
+import { SVC_MODEL } from '../../svc.constants';
+import { MODULE_OPTIONS_TOKEN } from '../../svc.module-definition';
+import { SvcEventOutbox } from './event-outbox';
+import { OUTBOX_TABLE, SvcOutbox1764028800000 } from './outbox.migration';
+
+/** The JetStream stream the relay publishes into (subjects `svc.>`), created when missing. */
+export const EVENTS_STREAM = 'SVC_EVENTS';
+/** Events claimed per transaction. */
+export const RELAY_BATCH_SIZE = 100;
+/** How often an idle relay looks for events written by other instances. */
+export const RELAY_POLL_MS = 250;
+/** How often published rows older than {@link OUTBOX_RETENTION_MS} are deleted. */
+export const OUTBOX_CLEANUP_INTERVAL_MS = 60_000;
+/** How long a published row stays in `svc_outbox` (for inspection) before cleanup deletes it. */
+export const OUTBOX_RETENTION_MS = 60 * 60_000;
+/** How long the stream the relay creates keeps messages (create the stream yourself to choose). */
+export const STREAM_MAX_AGE_MS = 7 * 24 * 60 * 60_000;
+/** JetStream's deduplication window of the stream it creates: a re-sent event id within it is dropped. */
+export const STREAM_DUPLICATE_WINDOW_MS = 2 * 60_000;
+
+interface ClaimedRow {
+  seq: string;
+  event_id: string;
+  subject: string;
+  payload: unknown;
+}
+
+/**
+ * Publishes `svc_outbox` to NATS JetStream when `EVENTS_URL=nats://…` is set. Runs in every
+ * instance: each batch is claimed with `FOR UPDATE SKIP LOCKED` inside a transaction, published
+ * (each message carries `Nats-Msg-Id` = the event id, so JetStream drops a re-send within its
+ * duplicate window), then marked published in the same transaction. A crash before the commit
+ * releases the claim: the batch is published again (at least once; consumers deduplicate by
+ * `eventId`). An event is claimed only when no earlier event of the same record is still
+ * pending, so each record's events reach NATS in commit order even with several relays.
+ */
+@Injectable()
+export class SvcEventRelay implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown, ReadinessProbe {
+  readonly name = 'nats';
+  private readonly logger = new Logger('SvcEventRelay');
+  private readonly warnings = new WarningThrottle();
+  private readonly eventsUrl: string | null;
+  private readonly streamName: string;
+  private connection: NatsConnection | null = null;
+  private jetstream: JetStreamClient | null = null;
+  private connected = false;
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private cleanupTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: SvcModuleOptions,
+    @Inject(SVC_MODEL) private readonly model: ServiceModel,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: SvcEventOutbox,
+  ) {
+    const env = options.env ?? process.env;
+    this.eventsUrl = readScaleConfig(env).eventsUrl;
+    this.streamName = env.EVENTS_STREAM?.trim() || EVENTS_STREAM;
+    // Fails at startup, naming the package, when EVENTS_URL is set without `nats` installed.
+    if (this.eventsUrl !== null) loadOptionalPackage<typeof import('nats')>('nats', 'EVENTS_URL', '2');
+  }
+
+  get active(): boolean {
+    return this.eventsUrl !== null;
+  }
+
+  async isReachable(): Promise<boolean> {
+    return this.connected;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.eventsUrl === null) return;
+    await this.ensureTable();
+    this.outbox.onCommit(() => this.wake?.());
+    this.loop = this.run();
+    this.cleanupTimer = setInterval(() => void this.cleanup(), OUTBOX_CLEANUP_INTERVAL_MS);
+    this.cleanupTimer.unref();
+  }
+
+  /** Stops claiming before the database closes; a batch in flight finishes (or rolls back) first. */
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.cleanupTimer) clearInterval(this.cleanupTimer);
+    this.wake?.();
+    await this.loop;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.onModuleDestroy();
+    await this.connection?.drain().catch(() => undefined);
+  }
+
+  /** Synchronized databases get the table here; others must have applied its migration. */
+  private async ensureTable(): Promise<void> {
+    const env = this.options.env ?? process.env;
+    if (readDatabaseConfig(env, this.model).synchronize) {
+      const runner = this.dataSource.createQueryRunner();
+      try {
+        await new SvcOutbox1764028800000().up(runner);
+      } finally {
+        await runner.release();
+      }
+      return;
+    }
+    const [row] = (await this.dataSource.query(`SELECT to_regclass($1) IS NOT NULL AS "present"`, [OUTBOX_TABLE])) as {
+      present: boolean;
+    }[];
+    if (!row?.present) {
+      throw new Error(
+        `EVENTS_URL is set, but the table ${OUTBOX_TABLE} does not exist: apply its migration (svc migrate run, with EVENTS_URL set) before starting.`,
+      );
+    }
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        if (!this.connected) await this.connect();
+        if (this.stopped) break;
+        if ((await this.relayBatch()) > 0) continue;
+      } catch (error) {
+        this.warnings.warn(this.logger, `Events are kept in ${OUTBOX_TABLE} until NATS accepts them: ${(error as Error).message}`);
+      }
+      await this.idle();
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(finish, this.connected ? RELAY_POLL_MS : 1_000);
+      function finish() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = finish;
+    });
+  }
+
+  private async connect(): Promise<void> {
+    const nats = loadOptionalPackage<typeof import('nats')>('nats', 'EVENTS_URL', '2');
+    if (this.connection === null) {
+      try {
+        this.connection = await nats.connect({
+          servers: this.eventsUrl!,
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: 500,
+          timeout: 2_000,
+        });
+      } catch (error) {
+        throw new Error(`NATS at ${withoutPassword(this.eventsUrl!)} is unreachable (${(error as Error).message})`);
+      }
+      void this.watch(this.connection);
+    }
+    const manager = await this.connection.jetstreamManager();
+    try {
+      await manager.streams.info(this.streamName);
+    } catch {
+      await manager.streams.add({
+        name: this.streamName,
+        subjects: ['svc.>'],
+        duplicate_window: nats.nanos(STREAM_DUPLICATE_WINDOW_MS),
+        max_age: nats.nanos(STREAM_MAX_AGE_MS),
+      });
+      this.logger.log(`Created the JetStream stream ${this.streamName} (subjects svc.>)`);
+    }
+    this.jetstream = this.connection.jetstream();
+    this.connected = true;
+  }
+
+  /** Follows the connection's state for readiness. */
+  private async watch(connection: NatsConnection): Promise<void> {
+    for await (const status of connection.status()) {
+      if (status.type === 'disconnect') this.connected = false;
+      if (status.type === 'reconnect') this.connected = true;
+    }
+    this.connected = false;
+  }
+
+  /** Claims, publishes and marks one batch; returns how many events it published. */
+  private async relayBatch(): Promise<number> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      const rows = (await runner.query(
+        `SELECT o."seq", o."event_id", o."subject", o."payload" FROM "${OUTBOX_TABLE}" o ` +
+          `WHERE o."published_at" IS NULL AND NOT EXISTS (` +
+          `SELECT 1 FROM "${OUTBOX_TABLE}" p WHERE p."record_key" = o."record_key" AND p."published_at" IS NULL AND p."seq" < o."seq") ` +
+          `ORDER BY o."seq" LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [RELAY_BATCH_SIZE],
+      )) as ClaimedRow[];
+      if (rows.length === 0) {
+        await runner.commitTransaction();
+        return 0;
+      }
+      const jetstream = this.jetstream!;
+      // One event per record per batch (see the claim), so publishing concurrently keeps per-record order.
+      await Promise.all(
+        rows.map((row) =>
+          jetstream.publish(row.subject, Buffer.from(JSON.stringify(row.payload)), { msgID: row.event_id, timeout: 5_000 }),
+        ),
+      );
+      await runner.query(`UPDATE "${OUTBOX_TABLE}" SET "published_at" = now() WHERE "seq" = ANY($1::bigint[])`, [
+        rows.map((row) => row.seq),
+      ]);
+      await runner.commitTransaction();
+      return rows.length;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async cleanup(): Promise<void> {
+    try {
+      await this.dataSource.query(
+        `DELETE FROM "${OUTBOX_TABLE}" WHERE "seq" IN (SELECT "seq" FROM "${OUTBOX_TABLE}" ` +
+          `WHERE "published_at" < now() - ($1 * interval '1 millisecond') LIMIT 10000)`,
+        [OUTBOX_RETENTION_MS],
+      );
+    } catch (error) {
+      this.warnings.warn(this.logger, `Cleanup of ${OUTBOX_TABLE} failed: ${(error as Error).message}`);
+    }
+  }
+}
