@@ -42,7 +42,7 @@ describe('emitClient', () => {
     expect(text).toContain('export interface CreateMember {\n  email: string;\n  password: string;\n  tier?: MemberTier;\n}');
     expect(text).toContain("export type MemberTier = 'free' | 'gold';");
     expect(text).not.toMatch(/password: SvcFieldSpec|'password'/);
-    expect(text).toContain('SvcResource<Member, CreateMember, UpdateMember, string, MemberQueryMeta>');
+    expect(text).toContain('SvcResource<Member, CreateMember, UpdateMember, UpdateMember, string, MemberQueryMeta>');
   });
 
   it('gives each resource only the routes its entity serves, and skips entities without HTTP routes', () => {
@@ -56,6 +56,25 @@ describe('emitClient', () => {
     expect(text).not.toContain('AuditEntry');
     expect(text).toContain('member?: Member;');
     expect(text).toContain("'member.email': SvcFieldSpec<string, 'text'>;");
+  });
+
+  it('types eager relations as always present, with their fields queryable, and PUT bodies after api.put', () => {
+    const merged = emitClient(
+      model({
+        entities: [
+          { name: 'Author', fields: [{ name: 'name', type: 'text' }] },
+          { name: 'Book', eagerJoins: ['author'], fields: [{ name: 'title', type: 'text' }] },
+        ],
+        relationships: [{ from: 'Book', to: 'Author', type: 'ManyToOne' }],
+      }),
+    );
+    expect(merged).toContain('  /** Joined on every read (eagerJoins). */\n  author: Author | null;');
+    expect(merged).toContain("'author.name': SvcFieldSpec<string, 'text'>;");
+    expect(merged).toContain('SvcResource<Book, CreateBook, UpdateBook, UpdateBook, number, BookQueryMeta>');
+    const replacing = emitClient(
+      model({ api: { put: 'replace' }, entities: [{ name: 'Book', fields: [{ name: 'title', type: 'text' }] }] }),
+    );
+    expect(replacing).toContain('SvcResource<Book, CreateBook, UpdateBook, CreateBook, number, BookQueryMeta>');
   });
 
   it('refuses an entity whose generated names clash with the client runtime', () => {

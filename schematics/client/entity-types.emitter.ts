@@ -115,9 +115,15 @@ function joinTarget(model: ServiceModel, entity: EntityModel, path: string): Ent
 
 function recordType(model: ServiceModel, entity: EntityModel): string {
   const lines = visible(entity).map((column) => `  ${key(column.name)}: ${nullable(valueType(entity, column, 'row'), column)};`);
+  const eager = new Set(entity.eagerJoins.map((path) => path.split('.')[0]));
   for (const relation of entity.relations) {
     const target = findEntity(model, relation.target);
     if (!clientEntities(model).includes(target)) continue;
+    if (eager.has(relation.name)) {
+      // Eager joins are to-one; the tenant scope can still leave the joined row out.
+      lines.push(`  /** Joined on every read (eagerJoins). */`, `  ${key(relation.name)}: ${target.name} | null;`);
+      continue;
+    }
     const type = relation.kind === 'one-to-many' ? `${target.name}[]` : `${target.name}${relation.nullable ? ' | null' : ''}`;
     lines.push(`  /** Present when joined. */`, `  ${key(relation.name)}?: ${type};`);
   }
@@ -130,7 +136,7 @@ function createType(entity: EntityModel): string {
     return `  ${key(column.name)}${optional}: ${nullable(valueType(entity, column, 'body'), column)};`;
   });
   const body = lines.length === 0 ? '{}' : `{\n${lines.join('\n')}\n}`;
-  return `/** The body of a create (POST) or a replace (PUT). */\nexport interface Create${entity.name} ${body}`;
+  return `/** The body of a create (POST). */\nexport interface Create${entity.name} ${body}`;
 }
 
 function queryMeta(model: ServiceModel, entity: EntityModel): string {
@@ -138,6 +144,7 @@ function queryMeta(model: ServiceModel, entity: EntityModel): string {
     `SvcFieldSpec<${valueType(owner, column, 'query')}, ${str(queryKind(column))}>`;
   const where = visible(entity).map((column) => `    ${key(column.name)}: ${spec(entity, column)};`);
   const joins: string[] = [];
+  // Eager paths are among `joins` (checked when .svcrc is read).
   for (const path of entity.joins) {
     const target = joinTarget(model, entity, path);
     const columns = visible(target);
@@ -160,13 +167,13 @@ function idType(entity: EntityModel): string {
   return primary?.type === 'uuid' ? 'string' : 'number';
 }
 
-function resourceType(entity: EntityModel): string {
+function resourceType(model: ServiceModel, entity: EntityModel): string {
   const methods = ['query', ...entity.routes.flatMap((route) => ROUTE_METHODS[route])];
   const name = entity.name;
   return [
     `/** The routes of ${name} (\`/${entity.route}\`). */`,
     `export type ${name}Resource = Pick<`,
-    `  SvcResource<${name}, Create${name}, Update${name}, ${idType(entity)}, ${name}QueryMeta>,`,
+    `  SvcResource<${name}, Create${name}, Update${name}, ${model.api.put === 'merge' ? 'Update' : 'Create'}${name}, ${idType(entity)}, ${name}QueryMeta>,`,
     `  ${union(methods)}`,
     '>;',
   ].join('\n');
@@ -180,9 +187,9 @@ export function emitEntityTypes(model: ServiceModel, entity: EntityModel): strin
     ...enums,
     recordType(model, entity),
     createType(entity),
-    `/** The body of an update (PATCH): any subset of the create body. */\nexport type Update${entity.name} = Partial<Create${entity.name}>;`,
+    `/** The body of an update (PATCH, and PUT when it merges): any subset of the create body. */\nexport type Update${entity.name} = Partial<Create${entity.name}>;`,
     queryMeta(model, entity),
-    resourceType(entity),
+    resourceType(model, entity),
   ].join('\n\n');
 }
 
