@@ -1,71 +1,180 @@
-// Module
+/**
+ * The public API of `@svc/nest`: every name is exported one by one, and each is a promise kept
+ * across versions. What generated code, `src/extensions/` and an application's own modules need,
+ * and nothing else: the normalized model, the SQL layer and the helpers behind the runtime stay
+ * internal. `test/package/public-api.spec.ts` lists these names, so a change shows in review.
+ */
+
+// Module and application setup
+
+/** The root module: `SvcModule.forRoot({ schema: svcSchema })`, the database, auth and the runtime of the generated code. */
 export { SvcModule } from './svc.module';
-export { SvcRuntime } from './svc-runtime';
-export { configureSvcApp, type ConfigureAppOptions } from './configure-app';
-export * from './http';
+/** Options of `SvcModule.forRoot()`: the schema, the environment to read, SQL logging, migrations. */
 export type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
-export { CRUD_OPERATION_KEY, IS_PUBLIC_KEY, SKIP_SCOPE_KEY, SVC_MODEL } from './svc.constants';
-
-// CRUD
-export { CrudService } from './crud/crud.service';
-export { createCrudRequest, type CreateCrudRequestOptions } from './crud/create-crud-request';
-export type { RootCondition } from './crud/read.executor';
-export type { AliasedEntity, SqlContext } from './crud/sql-context';
-export type { AuthContext } from './interfaces/auth-context.interface';
-export type { CrudRequest } from './interfaces/crud-request.interface';
-export type { Page } from './interfaces/page.interface';
-export { ParsedRequest } from './decorators/parsed-request.decorator';
-export { Public } from './decorators/public.decorator';
-export { SkipScopeCheck } from './decorators/skip-scope-check.decorator';
-export { ParseIntIdPipe } from './pipes/parse-int-id.pipe';
-export { ParseUuidIdPipe } from './pipes/parse-uuid-id.pipe';
-
-// Validation and errors
-export { SvcValidationPipe } from './validation/svc-validation.pipe';
-export { IsDecimalValue, fitsDecimal, type DecimalOptions } from './validation/is-decimal-value.decorator';
-export { flattenValidationErrors, type FieldError } from './validation/validation-errors';
-export { SvcExceptionFilter } from './filters/svc-exception.filter';
-export { errorBody, type ErrorBody } from './filters/error-body';
-
-// OpenAPI
-export {
-  ApiBulkBody,
-  ApiErrorResponses,
-  ApiListQuery,
-  ApiPaginatedResponse,
-  ApiSelectionQuery,
-} from './swagger/api-crud.decorators';
-export { ErrorEnvelopeDto, FieldErrorDto } from './swagger/error-envelope.dto';
-
-// Query pipeline
-export * from './query/query.types';
-export { QueryError } from './query/query.error';
-export { parseQuery } from './query/parse-query';
-export { validateQuery } from './query/validate-query';
-
-// Database and health
-export * from './database';
-export { HealthModule, HealthController, DatabaseHealthIndicator } from './health';
-
-// Schema model
-export * from './schema';
-
-// Authentication, tenant scope and platform errors
-export * from './auth';
-export * from './scope';
-export * from './exceptions';
-export { Auth } from './decorators/auth.decorator';
-export { CrudEntity, CRUD_ENTITY_KEY } from './decorators/crud-entity.decorator';
-export { CrudOperation } from './decorators/crud-operation.decorator';
-export { CrudRoutes, type CrudRouteSetting } from './decorators/crud-routes.decorator';
-export { CRUD_ROUTES, type CrudRouteKey, type CrudRouteSpec } from './schema/crud-routes';
+/** What `schema` accepts: the `svcSchema` of `src/autogen/svc.schema.ts`, or the path of a `.svcrc` file. */
 export type { SvcSchemaSource } from './schema/resolve-schema';
-export type { SvcrcV2, SvcrcV2Entity, SvcrcV2Field, SvcrcV2Relationship } from './schema/svcrc-v2.types';
-export type { RelatedCondition } from './crud/read.executor';
+/** The runtime the generated services are built on; inject it in a service of your own to reuse it. */
+export { SvcRuntime } from './svc-runtime';
+/** Settings of the HTTP application: validation, the error envelope, CORS, body limit, `/_docs`, shutdown. Call it in `main.ts`. */
+export { configureSvcApp } from './configure-app';
+/** Options of `configureSvcApp()`. */
+export type { ConfigureAppOptions } from './configure-app';
+/** Options of `new FastifyAdapter()` that Fastify reads only when it is created (trust proxy, trailing slashes). */
+export { svcFastifyOptions } from './http/fastify-options';
+/** What `svcFastifyOptions()` returns. */
+export type { SvcFastifyOptions } from './http/fastify-options';
 
-// Domain events, rate limiting, logging and production settings
-export * from './events';
-export type { WriteChange } from './crud/write.executor';
-export * from './throttling';
-export * from './logging';
-export * from './production';
+// The .svcrc, as generated code embeds it
+
+/** A version 2 `.svcrc`, as written: the type of `svcSchema` in `src/autogen/svc.schema.ts`. */
+export type { SvcrcV2 } from './schema/svcrc-v2.types';
+/** One entry of `entities` in a `.svcrc`. */
+export type { SvcrcV2Entity } from './schema/svcrc-v2.types';
+/** One entry of an entity's `fields` in a `.svcrc`. */
+export type { SvcrcV2Field } from './schema/svcrc-v2.types';
+/** One entry of `relationships` in a `.svcrc`. */
+export type { SvcrcV2Relationship } from './schema/svcrc-v2.types';
+/** A generated route, as named in `.svcrc` `routes` and in `@CrudRoutes()`: `find`, `get`, `create`, `createMany`, `update`, `replace`, `delete`, `recover`. */
+export type { CrudRouteKey } from './schema/crud-routes';
+
+// CRUD services and controllers
+
+/** The base of every generated service; override its hooks (`prepareCreate`, `prepareUpdate`, `conditions`) in `src/extensions/`. */
+export { CrudService } from './crud/crud.service';
+/** A `CrudRequest` for calling a service outside an HTTP request (jobs, event handlers, seeds). */
+export { createCrudRequest } from './crud/create-crud-request';
+/** Options of `createCrudRequest()`. */
+export type { CreateCrudRequestOptions } from './crud/create-crud-request';
+/** What a generated handler passes to its service: the parsed query and the caller. */
+export type { CrudRequest } from './interfaces/crud-request.interface';
+/** A page of a list: `data`, `count`, `total`, `page`, `pageCount`. */
+export type { Page } from './interfaces/page.interface';
+/** The authenticated caller: `userId`, `organizationId`, `roles` and the token's other claims. */
+export type { AuthContext } from './interfaces/auth-context.interface';
+/** A condition the `conditions` hook of a service adds to the statements of an operation. */
+export type { RootCondition } from './crud/read.executor';
+/** The SQL context a `RootCondition` writes its SQL with: bound parameters and quoted identifiers. */
+export type { SqlContext } from './crud/sql-context';
+/** The table alias and plan a `RootCondition` is applied to. */
+export type { AliasedEntity } from './crud/sql-context';
+/** Names the entity a controller serves (generated controllers carry it); custom routes of that controller are scoped like generated ones. */
+export { CrudEntity } from './decorators/crud-entity.decorator';
+/** Declares the operation (`find`, `get`, `create`, `update`, `delete`) a handler performs, which the scope guard checks. */
+export { CrudOperation } from './decorators/crud-operation.decorator';
+/** Turns off generated routes of a controller, or puts decorators (guards, interceptors) on some of them. */
+export { CrudRoutes } from './decorators/crud-routes.decorator';
+/** One setting of `@CrudRoutes()`: `false` (the route answers 404 and leaves `/_docs`) or decorators to apply. */
+export type { CrudRouteSetting } from './decorators/crud-routes.decorator';
+/** The `CrudRequest` of the current request, as a handler parameter. */
+export { ParsedRequest } from './decorators/parsed-request.decorator';
+/** The caller (`AuthContext`), or one of its properties, as a handler parameter. */
+export { Auth } from './decorators/auth.decorator';
+/** Marks a route or controller as open to unauthenticated callers. */
+export { Public } from './decorators/public.decorator';
+/** Skips the tenant-scope check of the scope guard on a route or controller. */
+export { SkipScopeCheck } from './decorators/skip-scope-check.decorator';
+/** Parses an integer `:id` (400 in the error envelope when it is not one). */
+export { ParseIntIdPipe } from './pipes/parse-int-id.pipe';
+/** Parses a UUID `:id` (400 in the error envelope when it is not one). */
+export { ParseUuidIdPipe } from './pipes/parse-uuid-id.pipe';
+/** Metadata key of `@CrudOperation()`, for guards of your own. */
+export { CRUD_OPERATION_KEY } from './svc.constants';
+/** Metadata key of `@Public()`, for guards of your own. */
+export { IS_PUBLIC_KEY } from './svc.constants';
+/** Metadata key of `@SkipScopeCheck()`, for guards of your own. */
+export { SKIP_SCOPE_KEY } from './svc.constants';
+
+// Authentication and tenant scope
+
+/** The auth and scope guards as providers; `forRoot({ global: true })` puts both on every route. */
+export { SvcGuardsModule } from './auth/guards.module';
+/** Options of `SvcGuardsModule.forRoot()`. */
+export type { SvcGuardsModuleOptions } from './auth/guards.module';
+/** Authenticates the caller from a bearer token, an API key or the session cookie. */
+export { SvcAuthGuard } from './auth/auth.guard';
+/** Checks the tenant scope of the declared operation before the handler runs. */
+export { ScopeGuard } from './scope/scope.guard';
+/** Issues, lists and revokes the API keys of an organization. */
+export { SvcApiKeyService } from './auth/api-key.service';
+/** An API key as listed (never its secret). */
+export type { ApiKeyInfo } from './auth/api-keys';
+/** What `SvcApiKeyService` needs to issue a key. */
+export type { CreateApiKeyInput } from './auth/api-keys';
+/** A newly issued API key, with its secret (shown once). */
+export type { CreatedApiKey } from './auth/api-keys';
+/** Injection token of the store that counts failed logins; provide a shared one (e.g. Redis) when several processes serve logins. */
+export { SVC_LOGIN_THROTTLE_STORE } from './auth/login-throttle.store';
+/** The contract of a failed-login store. */
+export type { LoginThrottleStore } from './auth/login-throttle.store';
+/** A failed-login count, as a store returns it. */
+export type { LoginThrottleCount } from './auth/login-throttle.store';
+/** The default failed-login store, in process memory. */
+export { InMemoryLoginThrottleStore } from './auth/login-throttle.store';
+/** Sets the session cookie (`svc_session`) on an Express response or a Fastify reply, in a route of your own. */
+export { setSessionCookie } from './auth/session-cookie';
+/** Clears the session cookie, e.g. in a logout route of your own. */
+export { clearSessionCookie } from './auth/session-cookie';
+/** The response `setSessionCookie()` and `clearSessionCookie()` write to (Express or Fastify). */
+export type { CookieResponse } from './auth/session-cookie';
+/** Injection token of the rate limiter's storage; provide a shared one (e.g. Redis) when several processes serve the API. */
+export { SVC_RATE_LIMIT_STORAGE } from './throttling/rate-limit.interceptor';
+
+// Errors, validation and OpenAPI
+
+/** Every error in the envelope `{ statusCode, message, error }` (+ `errors` for validation). */
+export { SvcExceptionFilter } from './filters/svc-exception.filter';
+/** The error envelope. */
+export type { ErrorBody } from './filters/error-body';
+/** One entry of `errors` in a validation error. */
+export type { FieldError } from './validation/validation-errors';
+/** The validation pipe of generated DTOs: 422 with one entry per field. */
+export { SvcValidationPipe } from './validation/svc-validation.pipe';
+/** Validates a decimal value against a precision and a scale. */
+export { IsDecimalValue } from './validation/is-decimal-value.decorator';
+/** Options of `@IsDecimalValue()`. */
+export type { DecimalOptions } from './validation/is-decimal-value.decorator';
+/** 403: the row or the body is outside the caller's tenant scope. */
+export { ScopeViolationException } from './exceptions/scope.exceptions';
+/** 401: the token is invalid or expired. */
+export { InvalidTokenException } from './exceptions/scope.exceptions';
+/** 401: the request carries no credential. */
+export { MissingCredentialsException } from './exceptions/scope.exceptions';
+/** 403: a plan limit of the service is reached. */
+export { ServiceLimitReachedException } from './exceptions/platform.exceptions';
+/** 403: the team has as many members as its plan allows. */
+export { TeamMemberLimitReachedException } from './exceptions/platform.exceptions';
+/** 403: the feature needs another plan. */
+export { EntitlementRequiredException } from './exceptions/platform.exceptions';
+/** 403: the workspace does not exist or is not the caller's. */
+export { WorkspaceNotFoundException } from './exceptions/platform.exceptions';
+/** 429: a usage quota is exhausted. */
+export { QuotaExceededException } from './exceptions/platform.exceptions';
+/** Details of a `ServiceLimitReachedException` or `TeamMemberLimitReachedException`. */
+export type { LimitDetails } from './exceptions/platform.exceptions';
+/** Details of an `EntitlementRequiredException`. */
+export type { EntitlementDetails } from './exceptions/platform.exceptions';
+/** Details of a `QuotaExceededException`. */
+export type { QuotaUsage } from './exceptions/platform.exceptions';
+/** Documents the error answers of a route in `/_docs`. */
+export { ApiErrorResponses } from './swagger/api-crud.decorators';
+/** Documents the list query parameters (`filter`, `or`, `s`, `sort`, `join`, `fields`, `limit`, `page`...) in `/_docs`. */
+export { ApiListQuery } from './swagger/api-crud.decorators';
+/** Documents the `fields` and `join` parameters of a single-row route in `/_docs`. */
+export { ApiSelectionQuery } from './swagger/api-crud.decorators';
+/** Documents a paginated list answer in `/_docs`. */
+export { ApiPaginatedResponse } from './swagger/api-crud.decorators';
+/** Documents a bulk-create body in `/_docs`. */
+export { ApiBulkBody } from './swagger/api-crud.decorators';
+/** The error envelope, as an OpenAPI schema. */
+export { ErrorEnvelopeDto } from './swagger/error-envelope.dto';
+/** One validation error entry, as an OpenAPI schema. */
+export { FieldErrorDto } from './swagger/error-envelope.dto';
+
+// Domain events
+
+/** What a create, update or delete publishes when `events` is on. */
+export type { DomainEvent } from './events/domain-event';
+/** `created`, `updated`, `deleted` or `recovered`. */
+export type { DomainEventAction } from './events/domain-event';
+/** The event name of an entity's action (`loanItem.created`), for `@OnEvent()`. */
+export { domainEventName } from './events/domain-event';

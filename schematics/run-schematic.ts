@@ -67,6 +67,16 @@ export function packageCollectionPath(): string {
   }
 }
 
+/**
+ * The collection `svc` runs itself: `dist/schematics/collection.json`, written at build without
+ * `extends`, so that @nestjs/schematics (an optional peer, needed only by `nest g`) may be absent.
+ * From the sources (tests), the package's own collection.
+ */
+export function svcCollectionPath(): string {
+  const standalone = join(__dirname, 'collection.json');
+  return existsSync(standalone) ? standalone : packageCollectionPath();
+}
+
 export async function runResourceSchematic(options: RunResourceSchematicOptions): Promise<RunResourceSchematicResult> {
   const root = resolve(options.cwd);
   const workflow = new NodeWorkflow(root, {
@@ -95,7 +105,7 @@ export async function runResourceSchematic(options: RunResourceSchematicOptions)
   try {
     await lastValueFrom(
       workflow.execute({
-        collection: options.collection ?? packageCollectionPath(),
+        collection: options.collection ?? svcCollectionPath(),
         schematic: 'resource',
         options: schematicOptions,
         allowPrivate: false,

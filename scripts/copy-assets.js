@@ -23,3 +23,17 @@ if (fs.existsSync(schematicsDir)) {
 }
 const binFile = path.join(root, 'dist', 'bin', 'svc.js');
 if (fs.existsSync(binFile)) fs.chmodSync(binFile, 0o755);
+
+// The collection `svc` runs itself: the same schematics without `extends`, so that svc generate, svc dev
+// and svc init work without @nestjs/schematics (an optional peer, needed only by `nest g`, where the Nest
+// CLI brings it). Paths are relative to dist/schematics/.
+const collection = JSON.parse(fs.readFileSync(path.join(root, 'collection.json'), 'utf8'));
+const standalone = { schematics: {} };
+for (const [name, entry] of Object.entries(collection.schematics)) {
+  standalone.schematics[name] = {
+    ...entry,
+    factory: entry.factory.replace('./dist/schematics/', './'),
+    schema: entry.schema.replace('./dist/schematics/', './'),
+  };
+}
+fs.writeFileSync(path.join(root, 'dist', 'schematics', 'collection.json'), `${JSON.stringify(standalone, null, 2)}\n`);

@@ -1,7 +1,7 @@
 /** `svc dev [--port <n>] [--no-watch]`: the application on embedded PGlite, recompiled, regenerated and restarted on change. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeDatabaseConfig, readDatabaseConfig } from '../../lib/database/database-config';
+import { describeDatabaseConfig, readDatabaseConfig, type PgliteDatabaseConfig } from '../../lib/database/database-config';
 import { loadSvcrc } from '../../lib/schema/load-svcrc';
 import { DevServer } from '../project/dev-server';
 import { ProjectError, withDotEnv } from '../project/project-layout';
@@ -35,7 +35,10 @@ export const devCommand = defineCommand<DevOptions>({
         'after',
         "\nsvc dev validates .svcrc and generates src/autogen/, compiles with the project's TypeScript\n" +
           '(tsc -p tsconfig.build.json --watch), starts node <outDir>/main.js and restarts it after each\n' +
-          'successful compilation. When .svcrc changes it is validated and generated again first.\n\n' +
+          'successful compilation. When .svcrc changes it is validated and generated again, and the application\n' +
+          'restarts at once with the generated files transpiled alone (tsc still checks everything and reports).\n' +
+          'PGlite is opened once, by svc dev, and served to each restart (PGLITE_SERVER); while svc dev runs,\n' +
+          'svc users create and svc keys go through it.\n\n' +
           'Environment: .env is read (variables already set win). Defaults for the application:\n' +
           'PGlite in .svc/data (PGLITE_DATA_DIR), schema synchronized. With DATABASE_URL (PostgreSQL) the schema\n' +
           'is never changed unless DATABASE_SYNC=true is set explicitly, and even then a synchronization that\n' +
@@ -51,6 +54,7 @@ export const devCommand = defineCommand<DevOptions>({
     }
     try {
       const { env, fromFile } = withDotEnv(root, process.env);
+      delete env.PGLITE_SERVER; // svc dev sets it for the application when it serves the embedded database
       // PGlite in .svc/data is synchronized by default; a real database only on explicit request.
       if (options.allowDrop === true) env.DATABASE_SYNC_ALLOW_DROP = 'true';
       const port = devPort(options.port, env);
@@ -59,13 +63,15 @@ export const devCommand = defineCommand<DevOptions>({
         return 1;
       }
       const loaded = loadSvcrc(join(root, '.svcrc'));
+      let embedded: PgliteDatabaseConfig | undefined;
       if (loaded.ok) {
         // Relative PGLITE_DATA_DIR is relative to the project, where the application runs.
         const database = readDatabaseConfig(env, loaded.model);
+        if (database.type === 'pglite') embedded = database;
         io.out(`Database: ${describeDatabaseConfig(database)}, schema synchronization ${database.synchronize ? 'on' : 'off'}`);
       }
       if (fromFile.length > 0) io.out(`Environment: ${fromFile.join(', ')} from .env`);
-      return await new DevServer({ root, env, port, watch: options.watch, io }).run();
+      return await new DevServer({ root, env, port, watch: options.watch, io, embedded }).run();
     } catch (error) {
       if (error instanceof ProjectError || (error instanceof Error && error.name === 'DatabaseConfigError')) {
         io.err(`✖ ${error.message}`);

@@ -8,12 +8,14 @@ import { generateCommand } from './generate.command';
 import { initCommand } from './init.command';
 import { KEYS_COMMANDS } from './keys.command';
 import { MIGRATE_COMMANDS } from './migrate.command';
+import { USERS_COMMANDS } from './users.command';
 import { whoamiCommand } from './whoami.command';
 
 /** Groups of commands (`svc schema ...`), with their help text. */
 export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   schema: 'Work with the .svcrc schema file',
   keys: "Create, list and revoke service API keys in the application's database",
+  users: "Create users of auth.userEntity in the application's database",
 };
 
-export const COMMANDS: readonly SvcCommand[] = [loginCommand, logoutCommand, whoamiCommand, schemaValidateCommand, initCommand, generateCommand, devCommand, ...MIGRATE_COMMANDS, ...KEYS_COMMANDS];
+export const COMMANDS: readonly SvcCommand[] = [loginCommand, logoutCommand, whoamiCommand, schemaValidateCommand, initCommand, generateCommand, devCommand, ...MIGRATE_COMMANDS, ...KEYS_COMMANDS, ...USERS_COMMANDS];

@@ -6,7 +6,7 @@
 import { logging } from '@angular-devkit/core';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { platformCredentialsPath } from '../project/credentials';
+import { loginExpired, readLogin } from '../platform/credentials-store';
 import { readOwnManifest } from '../project/own-package';
 import { npmCommand, runToCompletion } from '../project/processes';
 import { runNestAddSchematic } from '../project/run-nest-add';
@@ -15,6 +15,7 @@ import {
   type Adapter,
   APP_MODULE_TS,
   ENV_EXAMPLE,
+  ESLINT_CONFIG,
   GITIGNORE,
   PRETTIERRC,
   MAIN_TS,
@@ -76,7 +77,8 @@ export const initCommand = defineCommand<InitOptions>({
       .addHelpText(
         'after',
         '\nWrites package.json, tsconfig, src/main.ts, src/app.module.ts, a starter .svcrc, .env.example, .gitignore,\n' +
-          'README.md and src/extensions/README.md, generates src/autogen/, then runs npm install.\n' +
+          'ESLint and Prettier configs, README.md and src/extensions/README.md, generates src/autogen/ (with one\n' +
+          'smoke test per resource, run by npm test), then runs npm install.\n' +
           'The folder must not exist or be empty.\n\n' +
           'Examples:\n' +
           '  $ npx -p @svc/nest svc init --name todo-api --skip-platform\n' +
@@ -99,9 +101,12 @@ export const initCommand = defineCommand<InitOptions>({
       return fail(io, `"${name}" is not a valid package name: use lowercase letters, digits, "-", "." or "_" (e.g. todo-api)`);
     }
     if (options.skipPlatform !== true) {
-      const credentials = platformCredentialsPath();
-      if (!existsSync(credentials)) {
+      const login = readLogin();
+      if (login === null) {
         return fail(io, 'svc init needs a platform login: run `svc login`, or pass --skip-platform to create the project locally');
+      }
+      if (loginExpired(login)) {
+        return fail(io, `your platform login expired on ${login.expiresAt}: run \`svc login\` again, or pass --skip-platform`);
       }
     }
     const dir = resolve(dirArg ?? name.replace(/^@[^/]+\//, ''));
@@ -134,6 +139,7 @@ export const initCommand = defineCommand<InitOptions>({
       'src/app.module.ts': APP_MODULE_TS,
       '.gitignore': GITIGNORE,
       '.prettierrc': PRETTIERRC,
+      'eslint.config.mjs': ESLINT_CONFIG,
       '.env.example': ENV_EXAMPLE + SCALE_ENV_EXAMPLE,
       'README.md': readme(name),
       Dockerfile: DOCKERFILE,

@@ -10,6 +10,7 @@ import { describeDatabaseConfig, readDatabaseConfig } from '../../lib/database/d
 import { createDataSource } from '../../lib/database/typeorm-options';
 import { SVCRC_FILE, loadSvcrc } from '../../lib/schema/load-svcrc';
 import { formatProblemPath } from '../../lib/schema/svcrc.errors';
+import { viaRunningDevServer } from '../project/dev-registry';
 import { withDotEnv } from '../project/project-layout';
 import { defineCommand, type CliIo, type SvcCommand } from '../svc-command';
 
@@ -26,7 +27,7 @@ interface CreateOptions extends CommonOptions {
 
 const ENVIRONMENT_HELP =
   '\nThe database comes from the environment and .env, as for the application: DATABASE_URL for PostgreSQL,\n' +
-  'else PGlite in PGLITE_DATA_DIR (default .svc/data; stop `svc dev` first, PGlite allows one process).\n' +
+  'else PGlite in PGLITE_DATA_DIR (default .svc/data; while `svc dev` runs, through it).\n' +
   'The table svc_api_keys is created by the application (DATABASE_SYNC=true) or by its migrations.\n';
 
 class KeysError extends Error {}
@@ -49,8 +50,8 @@ async function withKeys(
     if (!model.auth)
       throw new KeysError(`${options.file} has no "auth": the service accepts no credentials, so API keys would mean nothing`);
     const { env } = withDotEnv(process.cwd(), process.env);
-    const config = readDatabaseConfig(env, model);
-    if (config.type === 'pglite' && config.dataDir === null) {
+    const config = viaRunningDevServer(process.cwd(), readDatabaseConfig(env, model));
+    if (config.type === 'pglite' && config.dataDir === null && config.server === undefined) {
       throw new KeysError(
         'PGLITE_DATA_DIR=memory: an in-memory database is gone when this command ends; use a data folder or DATABASE_URL',
       );

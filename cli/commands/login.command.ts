@@ -1,6 +1,9 @@
-/** `svc login [--token <token>]`: stores the platform credential (from the option or standard input). */
+/**
+ * `svc login [--token <token>]`: records who you are on the platform (subject, organization, expiry),
+ * read from a platform access token (the option or standard input). The token itself is not stored.
+ */
 import { readFileSync } from 'node:fs';
-import { saveCredential } from '../platform/credentials-store';
+import { loginFromClaims, saveLogin } from '../platform/credentials-store';
 import { readPlatformClaims } from '../platform/platform-token';
 import { defineCommand } from '../svc-command';
 
@@ -18,11 +21,17 @@ function readStdin(): string {
 
 export const loginCommand = defineCommand<LoginOptions>({
   path: ['login'],
-  description: 'Store a platform access token (from --token or standard input) for svc commands that need the platform',
+  description: 'Record who you are on the platform (from a token given with --token or on standard input); svc init needs it',
   configure(command) {
     command
       .option('--token <token>', 'the platform access token; read from standard input when omitted')
-      .addHelpText('after', '\nExample:\n  svc login --token "$SVC_PLATFORM_TOKEN"\n  echo "$SVC_PLATFORM_TOKEN" | svc login');
+      .addHelpText(
+        'after',
+        "\nStores the token's subject, organization and expiry in $XDG_CONFIG_HOME/svc/credentials.json\n" +
+          '(~/.config/svc/credentials.json), owner-only; never the token: no svc command sends it anywhere.\n' +
+          'svc init requires this login until it expires, unless --skip-platform is given.\n\n' +
+          'Example:\n  svc login --token "$SVC_PLATFORM_TOKEN"\n  echo "$SVC_PLATFORM_TOKEN" | svc login',
+      );
   },
   run({ options, io }) {
     const token = (options.token ?? readStdin()).trim();
@@ -39,8 +48,8 @@ export const loginCommand = defineCommand<LoginOptions>({
       io.err(`✖ That token expired on ${new Date(claims.exp * 1000).toISOString()}: get a new one from the dashboard.`);
       return 1;
     }
-    const file = saveCredential(token);
-    io.out(`✔ Logged in${claims.sub ? ` as ${claims.sub}` : ''}. Credential saved to ${file} (owner-only).`);
+    const file = saveLogin(loginFromClaims(claims));
+    io.out(`✔ Logged in${claims.sub ? ` as ${claims.sub}` : ''}. Saved who you are (not the token) to ${file} (owner-only).`);
     return 0;
   },
 });

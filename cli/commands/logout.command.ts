@@ -1,12 +1,12 @@
-/** `svc logout`: forgets the stored platform credential. */
-import { credentialsPath, deleteCredential } from '../platform/credentials-store';
+/** `svc logout`: forgets the platform login `svc login` recorded. */
+import { credentialsPath, deleteLogin } from '../platform/credentials-store';
 import { defineCommand } from '../svc-command';
 
 export const logoutCommand = defineCommand({
   path: ['logout'],
-  description: 'Remove the stored platform credential',
+  description: 'Forget the platform login recorded by svc login (svc init then needs --skip-platform)',
   run({ io }) {
-    if (deleteCredential()) io.out(`✔ Logged out: removed ${credentialsPath()}.`);
+    if (deleteLogin()) io.out(`✔ Logged out: removed ${credentialsPath()}.`);
     else io.out('Not logged in: nothing to remove.');
     return 0;
   },

@@ -6,14 +6,22 @@
  * data folder lock before the next instance starts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { PgliteDatabaseConfig } from '../../lib/database/database-config';
+import { openPglite, type PgliteConnection } from '../../lib/database/pglite-connection';
+import { servePglite, type PgliteServer } from '../../lib/database/pglite-server';
+import { registerDevServer } from './dev-registry';
+import { createFastEmitter, type FastEmitter } from './fast-emit';
 import { validateAndGenerate } from './generation';
 import { findEntry, findTsc, readOutDir, tsconfigFile } from './project-layout';
+import type { SchematicChange } from '../../schematics/run-schematic';
+import type { StandbyStart } from './app-standby';
 import { IS_WINDOWS } from './processes';
 import type { CliIo } from '../svc-command';
 
@@ -23,9 +31,21 @@ export interface DevServerOptions {
   readonly port: number;
   readonly watch: boolean;
   readonly io: CliIo;
+  /**
+   * The embedded database, when the application uses it: opened once here and served to each
+   * application instance (`PGLITE_SERVER`), so that a restart does not reopen it.
+   */
+  readonly embedded?: PgliteDatabaseConfig;
+}
+
+interface ServedDatabase {
+  readonly connection: PgliteConnection;
+  readonly server: PgliteServer;
+  readonly unregister: () => void;
 }
 
 const SVCRC = '.svcrc';
+const STANDBY_SCRIPT = join(__dirname, 'app-standby.js');
 const STOP_TIMEOUT_MS = 10_000;
 const READY_TIMEOUT_MS = 60_000;
 const COMPILED = /Found (\d+) errors?\. Watching for file changes\./;
@@ -70,18 +90,18 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Modification time of the newest file under `dir` (0 when there is none). */
-function newestMtimeMs(dir: string): number {
-  let newest = 0;
+/** The hash of every JavaScript file under `dir`, by path. */
+function snapshotJs(dir: string, into = new Map<string, string>()): Map<string, string> {
   try {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      newest = Math.max(newest, entry.isDirectory() ? newestMtimeMs(path) : statSync(path).mtimeMs);
+      if (entry.isDirectory()) snapshotJs(path, into);
+      else if (/\.[cm]?js$/.test(entry.name)) into.set(path, createHash('sha1').update(readFileSync(path)).digest('hex'));
     }
   } catch {
     // Removed while walking: the next compilation tells.
   }
-  return newest;
+  return into;
 }
 
 export class DevServer {
@@ -100,9 +120,18 @@ export class DevServer {
   private generating = false;
   private restartWanted = false;
   private outDir: string | undefined;
-  /** When the running application was started (its compiled output is older). */
-  private startedAt: number | undefined;
+  /** The compiled output the running application was started from. */
+  private startedFrom: Map<string, string> | undefined;
+  /**
+   * Output files written by the fast emit for the running application: the compiler writes them
+   * again in its own words (decorator metadata differs), which is no reason to restart.
+   */
+  private fastEmitted = new Set<string>();
+  private fastEmitter: FastEmitter | undefined;
   private readyCheck = 0;
+  private database: Promise<ServedDatabase | undefined> = Promise.resolve(undefined);
+  /** The next application instance, its dependencies already loaded, waiting to be told to start. */
+  private standby: ChildProcess | undefined;
   private finish!: (code: number) => void;
   private readonly finished = new Promise<number>((resolvePromise) => (this.finish = resolvePromise));
 
@@ -123,6 +152,8 @@ export class DevServer {
     }
     this.lastSvcrc = this.readSvcrc();
     if (!(await validateAndGenerate({ cwd: root, io: this.io })).ok) return 1;
+    // Opened while the compiler runs; a failure (the folder locked by another process) ends svc dev.
+    this.database = this.serveEmbeddedDatabase();
 
     const onSignal = (signal: NodeJS.Signals): void => {
       if (this.stopping) {
@@ -140,13 +171,35 @@ export class DevServer {
     process.on('exit', onExit);
 
     try {
-      if (this.options.watch) this.startWatching(tsc, config, outDir);
-      else await this.compileOnceAndStart(tsc, config, outDir);
+      if (this.options.watch) {
+        this.fastEmitter = createFastEmitter(root, config);
+        this.startWatching(tsc, config, outDir);
+      } else await this.compileOnceAndStart(tsc, config, outDir);
       return await this.finished;
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       process.off('exit', onExit);
+    }
+  }
+
+  private async serveEmbeddedDatabase(): Promise<ServedDatabase | undefined> {
+    const { embedded } = this.options;
+    if (embedded === undefined) return undefined;
+    try {
+      const connection = await openPglite(embedded);
+      try {
+        const server = await servePglite(connection.pglite);
+        const unregister = registerDevServer(this.options.root, { pid: process.pid, dataDir: embedded.dataDir, ...server.address });
+        return { connection, server, unregister };
+      } catch (error) {
+        await connection.close();
+        throw error;
+      }
+    } catch (error) {
+      this.io.err(`✖ cannot open the embedded database: ${error instanceof Error ? error.message : String(error)}`);
+      void this.shutdown(1);
+      return undefined;
     }
   }
 
@@ -158,11 +211,16 @@ export class DevServer {
     }
   }
 
-  private spawnChild(args: string[], env: NodeJS.ProcessEnv, stdio: 'inherit' | 'pipe'): ChildProcess {
+  private spawnChild(args: string[], env: NodeJS.ProcessEnv, stdio: 'inherit' | 'pipe' | 'ipc'): ChildProcess {
     const child = spawn(process.execPath, args, {
       cwd: this.options.root,
       env,
-      stdio: stdio === 'inherit' ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
+      stdio:
+        stdio === 'pipe'
+          ? ['ignore', 'pipe', 'pipe']
+          : stdio === 'ipc'
+            ? ['ignore', 'inherit', 'inherit', 'ipc']
+            : ['ignore', 'inherit', 'inherit'],
       detached: !IS_WINDOWS,
     });
     this.live.add(child);
@@ -188,6 +246,7 @@ export class DevServer {
 
   private startWatching(tsc: string, config: string, outDir: string): void {
     this.io.out(`Compiling with tsc -p ${config} --watch...`);
+    this.outDir = outDir;
     const compiler = this.spawnChild([tsc, '-p', config, '--watch', '--preserveWatchOutput', '--pretty', 'false'], process.env, 'pipe');
     let compiling = true;
     const onLine = (line: string): void => {
@@ -231,13 +290,33 @@ export class DevServer {
           this.io.out(`↻ ${SVCRC} changed: validating and generating...`);
           const result = await validateAndGenerate({ cwd: this.options.root, io: this.io });
           if (!result.ok) this.io.err('The application keeps running the previous generation; fix .svcrc and save.');
-          // Generated files changed: the compiler sees them and a restart follows its next run.
+          else await this.restartWithGeneratedFiles(result.changes);
+          // Otherwise the compiler sees the generated files and a restart follows its next run.
         } finally {
           this.generating = false;
           if (this.restartWanted) this.scheduleRestart();
         }
       });
     }, 150);
+  }
+
+  /**
+   * Restarts at once with the generated files transpiled alone, when the application already runs
+   * from a complete compilation; the compiler's own run then causes no second restart.
+   */
+  private async restartWithGeneratedFiles(changes: readonly SchematicChange[]): Promise<void> {
+    const outDir = this.outDir;
+    if (this.fastEmitter === undefined || outDir === undefined || this.app === undefined || changes.length === 0) return;
+    let written: string[];
+    try {
+      this.fastEmitter.remove(changes.filter((change) => change.kind === 'delete').map((change) => change.path));
+      written = this.fastEmitter.emit(changes.filter((change) => change.kind !== 'delete').map((change) => change.path));
+    } catch (error) {
+      this.io.err(`✖ fast emit failed, waiting for the compiler: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    for (const file of written) this.fastEmitted.add(file);
+    await this.restartApp(outDir, true);
   }
 
   /** Restarts once the compiler has been quiet for `SETTLE_MS` and no generation is running. */
@@ -253,10 +332,17 @@ export class DevServer {
       if (this.generating || !this.restartWanted || this.outDir === undefined) return;
       this.restartWanted = false;
       const outDir = this.outDir;
-      // tsc may run again for a change it already compiled (new files seen later by its folder watcher): no new output, no restart.
-      if (this.startedAt !== undefined && this.app !== undefined && newestMtimeMs(outDir) < this.startedAt) return;
+      // tsc may run again for a change it already compiled (new files seen later by its folder watcher),
+      // or write again what the fast emit wrote: no new output, no restart.
+      if (this.app !== undefined && this.startedFrom !== undefined && !this.outputChanged(outDir, this.startedFrom)) return;
       this.enqueue(() => this.restartApp(outDir));
     }, SETTLE_MS);
+  }
+
+  private outputChanged(outDir: string, before: Map<string, string>): boolean {
+    const now = snapshotJs(outDir);
+    for (const [path, hash] of now) if (!this.fastEmitted.has(path) && before.get(path) !== hash) return true;
+    return false;
   }
 
   private enqueue(task: () => Promise<void>): void {
@@ -267,7 +353,7 @@ export class DevServer {
       });
   }
 
-  private async restartApp(outDir: string): Promise<void> {
+  private async restartApp(outDir: string, fastEmit = false): Promise<void> {
     const entry = findEntry(outDir);
     if (entry === undefined) {
       this.io.err(`✖ ${relative(this.options.root, join(outDir, 'main.js'))} not found after compiling: is src/main.ts the entry point?`);
@@ -279,10 +365,13 @@ export class DevServer {
       this.app = undefined;
       await stopChild(previous);
     }
+    const env = await this.appEnv();
     if (this.stopping) return;
-    const env = { ...this.options.env, APP_PORT: String(this.options.port) };
-    this.startedAt = Date.now();
-    const app = this.spawnChild(['--enable-source-maps', entry], env, 'inherit');
+    if (!fastEmit) this.fastEmitted.clear();
+    this.startedFrom = snapshotJs(outDir);
+    const app = this.takeStandby(env);
+    const start: StandbyStart = { entry };
+    app.send(start);
     this.app = app;
     app.on('exit', (code, signal) => {
       if (this.app !== app) return; // stopped on purpose
@@ -297,6 +386,41 @@ export class DevServer {
       }
     });
     void this.announceWhenReady(app);
+  }
+
+  /** The application's environment: the project's, its port, and where svc dev serves the embedded database. */
+  private async appEnv(): Promise<NodeJS.ProcessEnv> {
+    const env: NodeJS.ProcessEnv = { ...this.options.env, APP_PORT: String(this.options.port) };
+    const database = await this.database;
+    if (database !== undefined) {
+      const { host, port } = database.server.address;
+      env.PGLITE_SERVER = host.startsWith('/') ? host : `${host}:${port}`;
+    }
+    return env;
+  }
+
+  /** The waiting standby process, or a new one (loading its dependencies first) when there is none. */
+  private takeStandby(env: NodeJS.ProcessEnv): ChildProcess {
+    const standby = this.standby;
+    this.standby = undefined;
+    if (standby !== undefined && standby.connected && standby.exitCode === null && standby.signalCode === null) return standby;
+    return this.spawnStandby(env);
+  }
+
+  private spawnStandby(env: NodeJS.ProcessEnv): ChildProcess {
+    const standby = this.spawnChild(['--enable-source-maps', STANDBY_SCRIPT], env, 'ipc');
+    standby.on('exit', () => {
+      if (this.standby === standby) this.standby = undefined;
+    });
+    return standby;
+  }
+
+  /** Prepares the next instance once this one is up, so that it does not slow this one's start. */
+  private prepareStandby(): void {
+    if (!this.options.watch || this.stopping || this.standby !== undefined) return;
+    void this.appEnv().then((env) => {
+      if (!this.stopping && this.standby === undefined) this.standby = this.spawnStandby(env);
+    });
   }
 
   /** Polls /health until the application answers, then prints its address. */
@@ -314,6 +438,7 @@ export class DevServer {
       });
       if (status !== 0) {
         if (this.app === app) this.io.out(`✔ Ready on http://localhost:${this.options.port} (OpenAPI page: /_docs)`);
+        this.prepareStandby();
         return;
       }
       await sleep(250);
@@ -327,6 +452,12 @@ export class DevServer {
     clearTimeout(this.restartTimer);
     this.watcher?.close();
     await Promise.all([...this.live].map((child) => stopChild(child)));
+    const database = await this.database;
+    if (database !== undefined) {
+      database.unregister();
+      await database.server.close();
+      await database.connection.close();
+    }
     this.finish(code);
   }
 }

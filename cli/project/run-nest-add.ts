@@ -9,7 +9,7 @@ import { NodeWorkflow } from '@angular-devkit/schematics/tools';
 import { resolve } from 'node:path';
 import { lastValueFrom } from 'rxjs';
 import type { NestAddSchema } from '../../schematics/nest-add/nest-add.schema';
-import { packageCollectionPath, type SchematicChange } from '../../schematics/run-schematic';
+import { svcCollectionPath, type SchematicChange } from '../../schematics/run-schematic';
 
 export interface RunNestAddResult {
   readonly ok: boolean;
@@ -35,7 +35,7 @@ export async function runNestAddSchematic(
   try {
     await lastValueFrom(
       workflow.execute({
-        collection: packageCollectionPath(),
+        collection: svcCollectionPath(),
         schematic: 'nest-add',
         options,
         allowPrivate: false,

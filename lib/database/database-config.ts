@@ -51,6 +51,12 @@ export interface PgliteDatabaseConfig {
   readonly dataDir: string | null;
   /** `DATABASE_SYNC`, default true on PGlite. */
   readonly synchronize: boolean;
+  /**
+   * `PGLITE_SERVER`, set by `svc dev`: the database is already open in the dev process, which serves it
+   * on this Unix socket folder (`/path`) or TCP address (`127.0.0.1:port`); connect there instead of
+   * opening `dataDir`.
+   */
+  readonly server?: { readonly host: string; readonly port: number };
 }
 
 export type DatabaseConfig = PostgresDatabaseConfig | PgliteDatabaseConfig;
@@ -95,17 +101,20 @@ export function readDatabaseConfig(env: NodeJS.ProcessEnv, model: Pick<ServiceMo
   if (readVar(env, 'DATABASE_READ_URLS') !== undefined) {
     throw new DatabaseConfigError('DATABASE_READ_URLS needs PostgreSQL: set DATABASE_URL to the primary, or unset DATABASE_READ_URLS.');
   }
+  const server = readPgliteServer(env);
   return {
     type: 'pglite',
     dataDir: readDataDir(env),
     synchronize: readSync(env, true),
+    ...(server ? { server } : {}),
   };
 }
 
 /** A one-line description safe to log: never contains the password. */
 export function describeDatabaseConfig(config: DatabaseConfig): string {
   if (config.type === 'pglite') {
-    return config.dataDir === null ? 'PGlite (in memory)' : `PGlite (${displayPath(config.dataDir)})`;
+    const where = config.dataDir === null ? 'PGlite (in memory)' : `PGlite (${displayPath(config.dataDir)})`;
+    return config.server === undefined ? where : `${where}, served by svc dev`;
   }
   const user = config.username ? `${config.username}@` : '';
   return `PostgreSQL ${user}${config.host}:${config.port}/${config.database}${config.ssl ? ' (TLS)' : ''}`;
@@ -161,6 +170,21 @@ function readDataDir(env: NodeJS.ProcessEnv): string | null {
   const lower = raw.toLowerCase();
   if (lower === PGLITE_IN_MEMORY || lower === 'memory://') return null;
   return path.resolve(raw);
+}
+
+/** `PGLITE_SERVER`: an absolute socket folder (port 5432), or `host:port`. */
+function readPgliteServer(env: NodeJS.ProcessEnv): { host: string; port: number } | undefined {
+  const raw = readVar(env, 'PGLITE_SERVER');
+  if (raw === undefined) return undefined;
+  if (path.isAbsolute(raw)) return { host: raw, port: 5432 };
+  const match = /^([^:]+):(\d{1,5})$/.exec(raw);
+  const port = match ? Number(match[2]) : 0;
+  if (!match || port < 1 || port > 65535) {
+    throw new DatabaseConfigError(
+      `PGLITE_SERVER="${raw}" is not valid: svc dev sets it to a socket folder or host:port. Unset it to open the database directly.`,
+    );
+  }
+  return { host: match[1], port };
 }
 
 function readPoolMax(model: Pick<ServiceModel, 'database'>): number {

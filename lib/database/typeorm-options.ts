@@ -8,6 +8,9 @@ import { openPglite } from './pglite-connection';
 /** How long a new PostgreSQL connection may take before it fails, so a dead database fails fast. */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
+/** How long the application keeps an idle session to a PGlite served by `svc dev` before handing it back. */
+const PGLITE_SERVER_IDLE_MS = 1_000;
+
 export interface TypeOrmOptionsExtra {
   /** TypeORM query logging, default false. */
   logging?: boolean;
@@ -53,6 +56,22 @@ export async function createTypeOrmOptions(
           : primary),
         connectTimeoutMS: CONNECT_TIMEOUT_MS,
         extra: { max: config.poolMax },
+      },
+      dispose: async () => undefined,
+    };
+  }
+  if (config.server !== undefined) {
+    return {
+      options: {
+        ...common,
+        host: config.server.host,
+        port: config.server.port,
+        username: 'postgres',
+        database: 'postgres',
+        installExtensions: false,
+        connectTimeoutMS: CONNECT_TIMEOUT_MS,
+        // One session (PGlite has one), handed back when idle so that `svc users create` can take its turn.
+        extra: { max: 1, idleTimeoutMillis: PGLITE_SERVER_IDLE_MS },
       },
       dispose: async () => undefined,
     };

@@ -27,7 +27,6 @@ import {
 } from '@angular-devkit/schematics';
 import { normalize } from '@angular-devkit/core';
 import { NodePackageInstallTask } from '@angular-devkit/schematics/tasks';
-import { ModuleFinder } from '@nestjs/schematics';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { readModel } from '../resource/resource.factory';
@@ -130,7 +129,14 @@ function relativeModule(fromFile: string, target: string, esm: boolean): string 
 function findAppModule(tree: Tree, sourceRoot: string): string | null {
   const conventional = posix.join(sourceRoot, 'app.module.ts');
   if (tree.exists(conventional)) return conventional;
-  const found = new ModuleFinder(tree).find({ name: 'app', path: normalize(`/${sourceRoot}`) });
+  // @nestjs/schematics is an optional peer: the Nest CLI brings it; a project from svc init has the conventional file.
+  let finder: typeof import('@nestjs/schematics').ModuleFinder;
+  try {
+    finder = (require('@nestjs/schematics') as typeof import('@nestjs/schematics')).ModuleFinder;
+  } catch {
+    return null;
+  }
+  const found = new finder(tree).find({ name: 'app', path: normalize(`/${sourceRoot}`) });
   return found === null ? null : found.replace(/^\/+/, '');
 }
 

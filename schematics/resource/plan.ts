@@ -14,6 +14,16 @@ import { emitGuardsBarrel, emitGuardsModule, emitScopeGuard } from './emit/guard
 import { emitModelReexport, emitSchema } from './emit/model.emitter';
 import { emitAutogenModule } from './emit/module.emitter';
 import { emitServiceBase, emitServiceReexport, emitServiceScaffold } from './emit/service.emitter';
+import {
+  emitSmokeApp,
+  emitSmokeIndex,
+  emitSmokeSetupScaffold,
+  emitSmokeSpec,
+  SMOKE_SETUP_FILE,
+  type SmokePlatform,
+  smokeEntities,
+  smokeSpecName,
+} from './emit/smoke.emitter';
 
 export interface PlannedFile {
   /** Path from the project root, `/`-separated, no leading slash. */
@@ -53,6 +63,8 @@ export interface PlanOptions extends EmitOptions {
   readonly entity?: EntityModel;
   /** The `.svcrc` as written (parsed JSON), embedded as `svc.schema.ts`. */
   readonly raw: unknown;
+  /** The app's HTTP platform, which the smoke tests start it on. Default `express`. */
+  readonly platform?: SmokePlatform;
 }
 
 export const MANIFEST_FILE = '.svc-manifest.json';
@@ -90,6 +102,15 @@ export function buildPlan(model: ServiceModel, options: PlanOptions): Generation
   add(posix.join(autogenDir, 'svc.schema.ts'), emitSchema(options.raw));
   add(posix.join(autogenDir, 'svc.model.ts'), emitModelReexport(options), true);
   add(posix.join(autogenDir, 'index.ts'), emitBarrel(model, options));
+  const smokeDir = posix.join(autogenDir, 'e2e');
+  for (const entity of smokeEntities(model)) {
+    if (options.entity === undefined || options.entity === entity) {
+      add(posix.join(smokeDir, `${smokeSpecName(entity)}.ts`), emitSmokeSpec(model, entity, options));
+    }
+  }
+  add(posix.join(smokeDir, 'smoke-app.ts'), emitSmokeApp(model, { ...options, platform: options.platform ?? 'express' }));
+  add(posix.join(smokeDir, 'smoke.e2e-spec.ts'), emitSmokeIndex(model, options));
+  scaffolds.push({ path: posix.join(extensionsDir, SMOKE_SETUP_FILE), content: emitSmokeSetupScaffold() });
   add(under('guards', 'guards.module.ts'), emitGuardsModule(model));
   add(under('guards', 'scope.guard.ts'), emitScopeGuard());
   add(under('guards', 'index.ts'), emitGuardsBarrel(options));

@@ -186,6 +186,9 @@ describe('resource schematic', () => {
     it.each(['Task', 'task', 'TASK', 'tasks'])('generates one entity named %s, plus the shared files', async (name) => {
       const tree = await generate(host, goldenSvcrc, { entity: name });
       expect(generatedUnder(tree, '/src/autogen/').filter((path) => path.split('/').length > 4)).toEqual([
+        '/src/autogen/e2e/smoke-app.ts',
+        '/src/autogen/e2e/smoke.e2e-spec.ts',
+        '/src/autogen/e2e/tasks.e2e-spec.ts',
         '/src/autogen/tasks/task.controller.base.ts',
         '/src/autogen/tasks/task.dto.ts',
         '/src/autogen/tasks/task.entity.ts',

@@ -22,6 +22,7 @@ import type { EntityModel, ServiceModel } from '../../lib/schema/model';
 import { toKebabCase } from '../../lib/schema/naming';
 import { parseSvcrc } from '../../lib/schema/parse-svcrc';
 import { formatProblemPath } from '../../lib/schema/svcrc.errors';
+import type { SmokePlatform } from './emit/smoke.emitter';
 import { buildPlan, type GenerationPlan, nameCollisions } from './plan';
 import type { ResourceSchema } from './resource.schema';
 import { planSync, refuseHandEdits, removeOrphans, type SyncOptions, writeGeneratedFiles, writeManifest } from './sync';
@@ -60,18 +61,29 @@ export function selectEntity(model: ServiceModel, wanted: string): EntityModel {
   return found;
 }
 
-/** Relative imports need `.js` in ECMAScript-module projects. */
-function isEsmProject(tree: Tree, dir: string): boolean {
+interface HostManifest {
+  readonly type?: string;
+  readonly dependencies?: Record<string, string>;
+}
+
+/** The host's `package.json` (beside `.svcrc`, else at the root); empty when absent or unreadable. */
+function hostManifest(tree: Tree, dir: string): HostManifest {
   for (const path of [posix.join(dir, 'package.json'), 'package.json']) {
     const text = tree.read(path)?.toString('utf8');
     if (text === undefined) continue;
     try {
-      return (JSON.parse(text) as { type?: string }).type === 'module';
+      return JSON.parse(text) as HostManifest;
     } catch {
-      return false;
+      return {};
     }
   }
-  return false;
+  return {};
+}
+
+/** The smoke tests run on the app's platform: Fastify when it depends on Fastify's adapter and not on Express's. */
+function hostPlatform(manifest: HostManifest): SmokePlatform {
+  const dependencies = manifest.dependencies ?? {};
+  return dependencies['@nestjs/platform-fastify'] !== undefined && dependencies['@nestjs/platform-express'] === undefined ? 'fastify' : 'express';
 }
 
 /**
@@ -96,11 +108,14 @@ function normalizeOptions(options: ResourceSchema, tree: Tree, context: Schemati
   const entity = wanted === undefined || wanted === '' ? undefined : selectEntity(model, wanted);
   const schemaDir = posix.dirname(schemaPath);
   const sourceRoot = options.sourceRoot ?? posix.join(schemaDir, model.rootFolder);
+  const manifest = hostManifest(tree, schemaDir);
   const plan = buildPlan(model, {
     sourceRoot,
     entity,
     raw,
-    importExtension: isEsmProject(tree, schemaDir) ? '.js' : '',
+    // Relative imports need `.js` in ECMAScript-module projects.
+    importExtension: manifest.type === 'module' ? '.js' : '',
+    platform: hostPlatform(manifest),
   });
   return { model, plan, sync: { force: options.force === true || workflowForce(context), removeOrphans: entity === undefined } };
 }

@@ -1,4 +1,4 @@
-import { extractCredential, readCookie } from '@svc/nest';
+import { extractCredential, readCookie } from '../../lib/auth/credentials';
 
 const req = (headers: Record<string, string>) => ({ headers });
 

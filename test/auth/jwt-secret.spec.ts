@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { MissingJwtSecretError, resolveJwtSecret, type AuthModel } from '@svc/nest';
+import { MissingJwtSecretError, resolveJwtSecret } from '../../lib/auth/jwt-secret';
+import type { AuthModel } from '../../lib/schema/model';
 import { Test } from '@nestjs/testing';
 import { tenancyAppModule } from '../apps/tenancy/src/app.module';
 

@@ -1,4 +1,6 @@
-import { type AuthContext, contextValue, decideScope, type ColumnModel, type EntityModel, typedScopeValue } from '@svc/nest';
+import type { AuthContext } from '@svc/nest';
+import type { ColumnModel, EntityModel } from '../../lib/schema/model';
+import { contextValue, decideScope, typedScopeValue } from '../../lib/scope/scope-rules';
 import { parseSvcrc } from '../../lib/schema/parse-svcrc';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -140,7 +140,9 @@ describe('svc init: the project', () => {
       build: 'tsc -p tsconfig.build.json',
       start: 'node dist/main.js',
       'start:dev': 'svc dev',
-      lint: 'tsc -p tsconfig.json --noEmit',
+      lint: 'tsc -p tsconfig.json --noEmit && eslint .',
+      format: 'prettier --write .',
+      test: 'tsc -p tsconfig.json --outDir dist-test && node --test dist-test/autogen/e2e/smoke.e2e-spec.js',
       'svc:generate': 'svc generate',
       'svc:validate': 'svc schema validate',
     });
@@ -165,7 +167,14 @@ describe('svc init: the project', () => {
       expected[name] = versionOf(name);
     }
     expect(pkg.dependencies).toEqual(expected);
-    expect(pkg.devDependencies).toEqual({ typescript: '~6.0.3', '@types/node': own.devDependencies['@types/node'] });
+    expect(pkg.devDependencies).toEqual({
+      typescript: '~6.0.3',
+      '@types/node': own.devDependencies['@types/node'],
+      eslint: own.devDependencies.eslint,
+      '@eslint/js': own.devDependencies['@eslint/js'],
+      'typescript-eslint': own.devDependencies['typescript-eslint'],
+      prettier: own.devDependencies.prettier,
+    });
     expect(pkg.engines).toEqual({ node: own.engines.node });
   });
 
@@ -245,13 +254,60 @@ describe('svc init: the project', () => {
     expect(text('src/extensions/README.md')).toContain('`svc generate` never changes or deletes anything');
   });
 
-  it('compiles with the strict tsconfig, and npm run lint passes', () => {
+  it('compiles with the strict tsconfig, without the smoke tests in dist/', () => {
     linkNodeModules(project);
     build(project);
     expect(existsSync(join(project, 'dist', 'main.js'))).toBe(true);
     expect(existsSync(join(project, 'dist', 'autogen', 'notes', 'note.entity.js'))).toBe(true);
+    expect(existsSync(join(project, 'dist', 'autogen', 'e2e'))).toBe(false);
+  });
+
+  it('passes npm test (a generated smoke test per resource) and npm run lint (tsc and ESLint), with no edits', () => {
+    if (!existsSync(join(project, 'node_modules'))) linkNodeModules(project);
+    const test = spawnSync('npm', ['test'], { cwd: project, encoding: 'utf8', env: cleanEnv(), timeout: 180_000 });
+    expect(test.stderr).not.toContain('not ok');
+    expect(test.status).toBe(0);
+    // node --test's TAP summary: the one resource's test ran and passed, none was skipped.
+    expect(test.stdout).toContain('ok 1 - /notes (smoke test)');
+    expect(test.stdout).toMatch(/^# pass 1$/m);
+    expect(test.stdout).toMatch(/^# skipped 0$/m);
     const lint = spawnSync('npm', ['run', 'lint'], { cwd: project, encoding: 'utf8', env: cleanEnv() });
+    expect(lint.stdout + lint.stderr).toContain('eslint .');
     expect(lint.status).toBe(0);
+  }, 240_000);
+
+  it('lints its own files with ESLint and Prettier, never the generated ones', () => {
+    const eslint = spawnSync(
+      process.execPath,
+      [join(project, 'node_modules', 'eslint', 'bin', 'eslint.js'), 'src/main.ts', 'src/autogen/notes/note.entity.ts'],
+      {
+        cwd: project,
+        encoding: 'utf8',
+        env: cleanEnv(),
+      },
+    );
+    expect(eslint.status).toBe(0);
+    expect(eslint.stdout).toContain('File ignored because of a matching ignore pattern');
+    // Ignored, but clean all the same: the generated code passes the same rules.
+    const generated = spawnSync(
+      process.execPath,
+      [join(project, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--no-ignore', '--max-warnings', '0', 'src/autogen', 'src/guards'],
+      { cwd: project, encoding: 'utf8', env: cleanEnv() },
+    );
+    expect(generated.stdout + generated.stderr).toBe('');
+    expect(generated.status).toBe(0);
+    // A lint error in a file the team owns fails npm run lint.
+    writeFileSync(join(project, 'src', 'extensions', 'broken.ts'), 'export const unused: any = 1;\n');
+    const lint = spawnSync('npm', ['run', 'lint'], { cwd: project, encoding: 'utf8', env: cleanEnv() });
+    rmSync(join(project, 'src', 'extensions', 'broken.ts'));
+    expect(lint.status).not.toBe(0);
+    expect(lint.stdout).toContain('@typescript-eslint/no-explicit-any');
+    const prettier = spawnSync(process.execPath, [join(project, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '.'], {
+      cwd: project,
+      encoding: 'utf8',
+      env: cleanEnv(),
+    });
+    expect(prettier.stdout + prettier.stderr).not.toContain('src/autogen/');
   });
 });
 
@@ -303,6 +359,14 @@ describe('svc init --adapter fastify', () => {
     build(project);
     expect(existsSync(join(project, 'dist', 'main.js'))).toBe(true);
   });
+
+  it('passes npm test with its smoke tests on Fastify', () => {
+    expect(readFileSync(join(project, 'src/autogen/e2e/smoke-app.ts'), 'utf8')).toContain('new FastifyAdapter(svcFastifyOptions())');
+    if (!existsSync(join(project, 'node_modules'))) linkNodeModules(project);
+    const test = spawnSync('npm', ['test'], { cwd: project, encoding: 'utf8', env: cleanEnv(), timeout: 180_000 });
+    expect(test.stdout).toMatch(/^# pass 1$/m);
+    expect(test.status).toBe(0);
+  }, 240_000);
 
   let dev: Running | undefined;
   afterAll(() => stop(dev));

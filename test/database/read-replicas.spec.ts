@@ -5,7 +5,8 @@
  */
 import type { INestApplication, LoggerService } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { configureSvcApp, readDatabaseConfig } from '@svc/nest';
+import { configureSvcApp } from '@svc/nest';
+import { readDatabaseConfig } from '../../lib/database/database-config';
 import request from 'supertest';
 import { opsAppModule } from '../apps/ops/src/app.module';
 import { StreamingReplicaPair } from '../support/streaming-replica';

@@ -139,7 +139,7 @@ describe('TypeScript snippets', () => {
 });
 
 /** Commands a snippet may use besides svc, npm and curl. */
-const TOOLS = new Set(['cd', 'git', 'echo', 'export', 'openssl', 'node', 'nest', 'docker', 'psql', 'cat', 'tar', 'bash', 'mkdir', 'cp', 'ls']);
+const TOOLS = new Set(['cd', 'git', 'echo', 'printf', 'export', 'openssl', 'node', 'nest', 'docker', 'psql', 'cat', 'tar', 'bash', 'mkdir', 'cp', 'ls']);
 
 function commandLines(code: string): string[] {
   return code

@@ -4,7 +4,8 @@
  * production). One database kind: nothing here depends on it.
  */
 import { Logger } from '@nestjs/common';
-import { SvcShutdownState, svcFastifyOptions } from '@svc/nest';
+import { svcFastifyOptions } from '@svc/nest';
+import { SvcShutdownState } from '../../lib/production/shutdown-drain';
 import { opsAppModule } from '../apps/ops/src/app.module';
 import { httpClient } from '../support/http';
 import { type AdapterChoice, type RunningApp, startApp } from '../support/start-app';

@@ -1,6 +1,8 @@
 import { ConsoleLogger, type INestApplication, type LogLevel } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { configureSvcApp, InvalidLogLevelError, redactUrl, svcLogLevels } from '@svc/nest';
+import { configureSvcApp } from '@svc/nest';
+import { InvalidLogLevelError, svcLogLevels } from '../../lib/logging/log-levels';
+import { redactUrl } from '../../lib/logging/redact-url';
 import request from 'supertest';
 import { opsAppModule } from '../apps/ops/src/app.module';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases';

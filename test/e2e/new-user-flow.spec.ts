@@ -229,9 +229,9 @@ describe('an existing Nest application', () => {
           },
           devDependencies: {
             '@nestjs/cli': own.devDependencies['@nestjs/cli'],
-            '@nestjs/schematics': own.dependencies['@nestjs/schematics'],
+            '@nestjs/schematics': own.devDependencies['@nestjs/schematics'],
             '@types/node': own.devDependencies['@types/node'],
-            typescript: own.devDependencies.typescript,
+            typescript: own.dependencies.typescript,
           },
         },
         null,

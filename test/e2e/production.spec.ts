@@ -1,4 +1,6 @@
-import { SvcShutdownState, productionConfigProblems, type ServiceModel } from '@svc/nest';
+import { productionConfigProblems } from '../../lib/production/production-config';
+import { SvcShutdownState } from '../../lib/production/shutdown-drain';
+import type { ServiceModel } from '../../lib/schema/model';
 import { request as httpRequest } from 'node:http';
 import { ENV_EXAMPLE } from '../../cli/templates/project-files';
 import { compileOpsApp, type CompiledOpsApp, type OpsProcess, startOpsProcess } from '../apps/ops/process';

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Test } from '@nestjs/testing';
 import { configureSvcApp } from '@svc/nest';
@@ -5,6 +7,7 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { AppModule } from '../../sample/01-lending-library/src/app.module';
 import { runResourceSchematic } from '../../schematics/run-schematic';
+import { cleanEnv, linkNodeModules, tempDir } from '../cli/generate.helpers';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases';
 
 const SAMPLE = join(__dirname, '..', '..', 'sample', '01-lending-library');
@@ -15,6 +18,34 @@ describe('sample/01-lending-library', () => {
     const result = await runResourceSchematic({ cwd: SAMPLE, dryRun: true, collection: join(__dirname, '..', '..', 'collection.json') });
     expect(result).toEqual({ ok: true, changes: [] });
   });
+
+  it('passes its generated smoke tests, its staff guard satisfied by src/extensions/smoke-setup.ts', () => {
+    const copy = tempDir('sample-smoke');
+    try {
+      cpSync(SAMPLE, copy, { recursive: true, filter: (path) => !/[\\/](dist|dist-test|node_modules)$/.test(path) });
+      linkNodeModules(copy);
+      const tsc = spawnSync(
+        process.execPath,
+        [join(copy, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--outDir', 'dist-test'],
+        {
+          cwd: copy,
+          encoding: 'utf8',
+        },
+      );
+      expect(tsc.stdout + tsc.stderr).toBe('');
+      const run = spawnSync(process.execPath, ['--test', 'dist-test/autogen/e2e/smoke.e2e-spec.js'], {
+        cwd: copy,
+        encoding: 'utf8',
+        env: cleanEnv(),
+        timeout: 180_000,
+      });
+      expect(run.stdout).toMatch(/^# pass 4$/m);
+      expect(run.stdout).toContain('ok 2 - /members (smoke test)');
+      expect(run.status).toBe(0);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  }, 240_000);
 
   describe.each(DATABASE_KINDS)('on %s', (kind) => {
     let app: INestApplication;
@@ -37,14 +68,14 @@ describe('sample/01-lending-library', () => {
 
     it('serves the generated CRUD API and the hand-written audit routes', async () => {
       const http = () => request(app.getHttpServer());
-      const branch = await http().post('/branches').send({ name: 'Central', city: 'Lyon', openingHours: { mon: '9-18' } }).expect(201);
+      const branch = await http()
+        .post('/branches')
+        .send({ name: 'Central', city: 'Lyon', openingHours: { mon: '9-18' } })
+        .expect(201);
       const member = await http().post('/members').set(STAFF).send({ fullName: 'Ada Lovelace', email: 'ada@example.com' }).expect(201);
       expect(member.body).toMatchObject({ tier: 'basic', active: true, balance: '0.00' });
       const copy = await http().post('/book-copies').send({ title: 'Dune', author: 'Frank Herbert', branchId: branch.body.id }).expect(201);
-      await http()
-        .post('/loans')
-        .send({ dueAt: '2026-12-01T00:00:00Z', memberId: member.body.id, bookCopyId: copy.body.id })
-        .expect(201);
+      await http().post('/loans').send({ dueAt: '2026-12-01T00:00:00Z', memberId: member.body.id, bookCopyId: copy.body.id }).expect(201);
       const loans = await http().get('/members?join=loans&join=loans.bookCopy||title').set(STAFF).expect(400);
       expect(loans.body.message).toMatch(/not joinable/);
       const withLoans = await http().get('/members?join=loans').set(STAFF).expect(200);
@@ -55,7 +86,10 @@ describe('sample/01-lending-library', () => {
       await http().patch(`/book-copies/${copy.body.id}/recover`).expect(200);
 
       await http().get('/audit-events').expect(404);
-      await http().post('/audit-events').send({ action: 'loan.created', details: { loan: 1 } }).expect(201);
+      await http()
+        .post('/audit-events')
+        .send({ action: 'loan.created', details: { loan: 1 } })
+        .expect(201);
       const recent = await http().get('/audit-events/recent').expect(200);
       // The loan above also gets an audit row from src/extensions/loan-audit.listener.ts (test/e2e/events-sample.spec.ts).
       expect(recent.body).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'loan.created', details: { loan: 1 } })]));

@@ -18,7 +18,10 @@
  *   under `npm run test:stress`, where a slow or noisy machine cannot fail `npm test`.
  */
 import { createHash, createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { type AuthContext, createCrudRequest, findApiKey, hashApiKey, SvcApiKey, verifyPassword } from '@svc/nest';
+import { type AuthContext, createCrudRequest } from '@svc/nest';
+import { findApiKey, hashApiKey } from '../../lib/auth/api-keys';
+import { SvcApiKey } from '../../lib/auth/auth.entities';
+import { verifyPassword } from '../../lib/auth/password';
 import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';

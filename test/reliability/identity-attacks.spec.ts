@@ -4,7 +4,8 @@
  * organizations, sessions through joins, password changes and logout that revoke, and a token and
  * a schema written only from the spec. Each refusal is the documented status and changes nothing.
  */
-import { type AuthContext, createCrudRequest, type CrudService, parseSvcrc } from '@svc/nest';
+import { type AuthContext, createCrudRequest, type CrudService } from '@svc/nest';
+import { parseSvcrc } from '../../lib/schema/parse-svcrc';
 import jwt from 'jsonwebtoken';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

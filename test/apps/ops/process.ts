@@ -2,7 +2,7 @@ import { transformFile } from '@swc/core';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const APP_SRC = join(__dirname, 'src');
@@ -53,7 +53,19 @@ export async function compileOpsApp(): Promise<CompiledOpsApp> {
       let library = relative(dirname(target), join(libOut, 'index.js')).split('\\').join('/');
       if (!library.startsWith('.')) library = `./${library}`;
       await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, code.replace(/require\("@svc\/nest"\)/g, `require(${JSON.stringify(library)})`));
+      // Internals the app imports by relative path (`../../../../lib/...`) move with the compiled lib/.
+      const internal = (_match: string, path: string): string => {
+        const source = resolve(dirname(from), path);
+        let moved = relative(dirname(target), join(libOut, relative(join(ROOT, 'lib'), source)))
+          .split('\\')
+          .join('/');
+        if (!moved.startsWith('.')) moved = `./${moved}`;
+        return `require(${JSON.stringify(moved)})`;
+      };
+      const linked = code
+        .replace(/require\("((?:\.\.\/)+lib\/[^"]+)"\)/g, internal)
+        .replace(/require\("@svc\/nest"\)/g, `require(${JSON.stringify(library)})`);
+      await writeFile(target, linked);
     }),
   );
   // lib/schema imports ../../schemas/svcrc.schema.json.

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { type LoginThrottleModel, SvcGuardsModule, SvcModule, type SvcrcV2 } from '@svc/nest';
+import { SvcGuardsModule, SvcModule, type SvcrcV2 } from '@svc/nest';
+import type { LoginThrottleModel } from '../../../lib/schema/model';
 import { AutogenModule } from './src/autogen/autogen.module';
 import { svcSchema } from './src/autogen/svc.schema';
 import { TENANCY_JWT_SECRET } from './src/app.module';

@@ -1,5 +1,8 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { parseSvcrc, type ServiceModel, SvcModule, SvcrcError } from '@svc/nest';
+import { SvcModule } from '@svc/nest';
+import type { ServiceModel } from '../../../../lib/schema/model';
+import { parseSvcrc } from '../../../../lib/schema/parse-svcrc';
+import { SvcrcError } from '../../../../lib/schema/svcrc.errors';
 import { AutogenModule } from './autogen/autogen.module';
 import { svcSchema } from './autogen/svc.schema';
 import { fakeAuth } from './extensions/fake-auth.middleware';

@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { configureSvcApp, svcFastifyOptions, svcLogLevels } from '@svc/nest';
+import { configureSvcApp, svcFastifyOptions } from '@svc/nest';
+import { svcLogLevels } from '../../../../lib/logging/log-levels';
 import type { AddressInfo } from 'node:net';
 import { opsAppModule, type OpsModelOverrides } from './app.module';
 

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { loadSvcrcOrThrow, SvcModule } from '@svc/nest';
+import { SvcModule } from '@svc/nest';
+import { loadSvcrcOrThrow } from '../../../../lib/schema/load-svcrc';
 import { join } from 'node:path';
 import { AutogenModule } from './autogen/autogen.module';
 
