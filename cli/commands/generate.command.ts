@@ -1,5 +1,9 @@
-/** `svc generate [--entity <Name>] [--dry-run] [--force] [--schema <file>]`: `.svcrc` → `src/autogen/`. */
+/**
+ * `svc generate [--entity <Name>] [--dry-run] [--force] [--schema <file>]`: `.svcrc` → `src/autogen/`;
+ * with `--client <dir>`, the typed client `<dir>/svc-client.ts` instead.
+ */
 import { SVCRC_FILE } from '../../lib/schema/load-svcrc';
+import { generateClient } from '../project/client-generation';
 import { validateAndGenerate } from '../project/generation';
 import { defineCommand } from '../svc-command';
 
@@ -8,11 +12,12 @@ interface GenerateOptions {
   readonly dryRun?: boolean;
   readonly force?: boolean;
   readonly schema: string;
+  readonly client?: string;
 }
 
 export const generateCommand = defineCommand<GenerateOptions>({
   path: ['generate'],
-  description: 'Generate entities, DTOs, services and controllers under <rootFolder>/autogen/ from .svcrc',
+  description: 'Generate entities, DTOs, services and controllers under <rootFolder>/autogen/ from .svcrc (with --client, a typed client)',
   configure: (command) =>
     command
       .alias('g')
@@ -20,14 +25,34 @@ export const generateCommand = defineCommand<GenerateOptions>({
       .option('-d, --dry-run', 'print the changes without writing them')
       .option('-f, --force', 'overwrite or delete generated files even when they were edited by hand')
       .option('-s, --schema <file>', 'schema file', SVCRC_FILE)
+      .option('-c, --client <dir>', 'write only the typed TypeScript client, <dir>/svc-client.ts (no server files)')
       .addHelpText(
         'after',
         '\n.svcrc is validated first; an invalid file changes nothing. Files under autogen/ that were edited by hand\n' +
           'are refused (exit 1) unless --force; extensions/ is never touched.\n\n' +
+          'With --client <dir>, only the typed client is written: one dependency-free file, <dir>/svc-client.ts, with a\n' +
+          'record, create and update type per entity and a query builder whose field, operator and value types the\n' +
+          'compiler checks. It uses the global fetch. --dry-run and --force apply to it; --entity does not.\n\n' +
           'Exit code 0 on success (also when nothing changed), 1 on an invalid schema or a refused change.\n\n' +
-          'Examples:\n  $ svc generate\n  $ svc generate --entity Task --dry-run\n  $ svc generate --schema config/.svcrc --force',
+          'Examples:\n  $ svc generate\n  $ svc generate --entity Task --dry-run\n  $ svc generate --schema config/.svcrc --force\n' +
+          '  $ svc generate --client ../web/src/api',
       ),
   run: async ({ options, io }) => {
+    if (options.client !== undefined) {
+      if (options.entity !== undefined) {
+        io.err('✖ --client generates the client of every entity; drop --entity');
+        return 1;
+      }
+      const ok = generateClient({
+        cwd: process.cwd(),
+        dir: options.client,
+        schema: options.schema,
+        dryRun: options.dryRun,
+        force: options.force,
+        io,
+      });
+      return ok ? 0 : 1;
+    }
     const result = await validateAndGenerate({
       cwd: process.cwd(),
       schema: options.schema,

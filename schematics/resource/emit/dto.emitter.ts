@@ -18,7 +18,7 @@ function injectedOnCreate(entity: EntityModel, column: ColumnModel): boolean {
   return scope.paths.some((path) => path.relations.length === 0 && path.field === column.name);
 }
 
-function requiredOnCreate(entity: EntityModel, column: ColumnModel): boolean {
+export function requiredOnCreate(entity: EntityModel, column: ColumnModel): boolean {
   return !column.nullable && column.field?.default === undefined && !injectedOnCreate(entity, column);
 }
 
