@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { SvcModuleOptions } from '../../interfaces/svc-module-options.interface';
 import { readScaleConfig } from '../../scale/scale-config';
 import type { EntityModel } from '../../schema/model';
+import { SqlExecutor } from '../../sql/sql-executor';
 import { MODULE_OPTIONS_TOKEN } from '../../svc.module-definition';
 import type { DomainEvent } from '../domain-event';
 import { OUTBOX_TABLE } from './outbox.migration';
@@ -30,7 +31,10 @@ export class SvcEventOutbox {
   readonly active: boolean;
   private readonly listeners = new Set<() => void>();
 
-  constructor(@Inject(MODULE_OPTIONS_TOKEN) options: SvcModuleOptions) {
+  constructor(
+    @Inject(MODULE_OPTIONS_TOKEN) options: SvcModuleOptions,
+    private readonly sql: SqlExecutor,
+  ) {
     this.active = readScaleConfig(options.env ?? process.env).eventsUrl !== null;
   }
 
@@ -43,15 +47,19 @@ export class SvcEventOutbox {
   async append(manager: EntityManager, events: readonly { name: string; event: DomainEvent }[]): Promise<OutboxEvent[]> {
     const rows = events.map(({ name, event }) => ({ eventId: randomUUID(), subject: eventSubject(name), event }));
     if (rows.length === 0) return rows;
-    await manager.query(
-      `INSERT INTO "${OUTBOX_TABLE}" ("event_id", "subject", "record_key", "payload") ` +
-        `SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::jsonb[])`,
-      [
-        rows.map((row) => row.eventId),
-        rows.map((row) => row.subject),
-        rows.map((row) => `${row.event.entity}:${String(row.event.id)}`),
-        rows.map((row) => JSON.stringify({ eventId: row.eventId, ...row.event })),
-      ],
+    await this.sql.records(
+      {
+        text:
+          `INSERT INTO "${OUTBOX_TABLE}" ("event_id", "subject", "record_key", "payload") ` +
+          `SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::jsonb[])`,
+        values: [
+          rows.map((row) => row.eventId),
+          rows.map((row) => row.subject),
+          rows.map((row) => `${row.event.entity}:${String(row.event.id)}`),
+          rows.map((row) => JSON.stringify({ eventId: row.eventId, ...row.event })),
+        ],
+      },
+      manager,
     );
     return rows;
   }

@@ -9,6 +9,7 @@ import { loadOptionalPackage } from '../../scale/optional-package';
 import { readScaleConfig, withoutPassword } from '../../scale/scale-config';
 import { WarningThrottle } from '../../scale/warning-throttle';
 import type { ServiceModel } from '../../schema/model';
+import { SqlExecutor } from '../../sql/sql-executor';
 import { SVC_MODEL } from '../../svc.constants';
 import { MODULE_OPTIONS_TOKEN } from '../../svc.module-definition';
 import { SvcEventOutbox } from './event-outbox';
@@ -65,6 +66,7 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnModuleDestroy, O
     @Inject(SVC_MODEL) private readonly model: ServiceModel,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outbox: SvcEventOutbox,
+    private readonly sql: SqlExecutor,
   ) {
     const env = options.env ?? process.env;
     this.eventsUrl = readScaleConfig(env).eventsUrl;
@@ -115,9 +117,10 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnModuleDestroy, O
       }
       return;
     }
-    const [row] = (await this.dataSource.query(`SELECT to_regclass($1) IS NOT NULL AS "present"`, [OUTBOX_TABLE])) as {
-      present: boolean;
-    }[];
+    const [row] = await this.sql.records<{ present: boolean }>({
+      text: `SELECT to_regclass($1) IS NOT NULL AS "present"`,
+      values: [OUTBOX_TABLE],
+    });
     if (!row?.present) {
       throw new Error(
         `EVENTS_URL is set, but the table ${OUTBOX_TABLE} does not exist: apply its migration (svc migrate run, with EVENTS_URL set) before starting.`,
@@ -189,23 +192,21 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnModuleDestroy, O
     this.connected = false;
   }
 
-  /** Claims, publishes and marks one batch; returns how many events it published. */
-  private async relayBatch(): Promise<number> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.startTransaction();
-      const rows = (await runner.query(
-        `SELECT o."seq", o."event_id", o."subject", o."payload" FROM "${OUTBOX_TABLE}" o ` +
-          `WHERE o."published_at" IS NULL AND NOT EXISTS (` +
-          `SELECT 1 FROM "${OUTBOX_TABLE}" p WHERE p."record_key" = o."record_key" AND p."published_at" IS NULL AND p."seq" < o."seq") ` +
-          `ORDER BY o."seq" LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [RELAY_BATCH_SIZE],
-      )) as ClaimedRow[];
-      if (rows.length === 0) {
-        await runner.commitTransaction();
-        return 0;
-      }
+  /** Claims, publishes and marks one batch in one transaction; returns how many events it published. */
+  private relayBatch(): Promise<number> {
+    return this.sql.transaction(async (connection) => {
+      const rows = await this.sql.records<ClaimedRow>(
+        {
+          text:
+            `SELECT o."seq", o."event_id", o."subject", o."payload" FROM "${OUTBOX_TABLE}" o ` +
+            `WHERE o."published_at" IS NULL AND NOT EXISTS (` +
+            `SELECT 1 FROM "${OUTBOX_TABLE}" p WHERE p."record_key" = o."record_key" AND p."published_at" IS NULL AND p."seq" < o."seq") ` +
+            `ORDER BY o."seq" LIMIT $1 FOR UPDATE SKIP LOCKED`,
+          values: [RELAY_BATCH_SIZE],
+        },
+        connection,
+      );
+      if (rows.length === 0) return 0;
       const jetstream = this.jetstream!;
       // One event per record per batch (see the claim), so publishing concurrently keeps per-record order.
       await Promise.all(
@@ -213,26 +214,22 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnModuleDestroy, O
           jetstream.publish(row.subject, Buffer.from(JSON.stringify(row.payload)), { msgID: row.event_id, timeout: 5_000 }),
         ),
       );
-      await runner.query(`UPDATE "${OUTBOX_TABLE}" SET "published_at" = now() WHERE "seq" = ANY($1::bigint[])`, [
-        rows.map((row) => row.seq),
-      ]);
-      await runner.commitTransaction();
+      await this.sql.records(
+        { text: `UPDATE "${OUTBOX_TABLE}" SET "published_at" = now() WHERE "seq" = ANY($1::bigint[])`, values: [rows.map((row) => row.seq)] },
+        connection,
+      );
       return rows.length;
-    } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-      throw error;
-    } finally {
-      await runner.release();
-    }
+    });
   }
 
   private async cleanup(): Promise<void> {
     try {
-      await this.dataSource.query(
-        `DELETE FROM "${OUTBOX_TABLE}" WHERE "seq" IN (SELECT "seq" FROM "${OUTBOX_TABLE}" ` +
+      await this.sql.records({
+        text:
+          `DELETE FROM "${OUTBOX_TABLE}" WHERE "seq" IN (SELECT "seq" FROM "${OUTBOX_TABLE}" ` +
           `WHERE "published_at" < now() - ($1 * interval '1 millisecond') LIMIT 10000)`,
-        [OUTBOX_RETENTION_MS],
-      );
+        values: [OUTBOX_RETENTION_MS],
+      });
     } catch (error) {
       this.warnings.warn(this.logger, `Cleanup of ${OUTBOX_TABLE} failed: ${(error as Error).message}`);
     }
