@@ -23,6 +23,7 @@ const { measureColdStart } = require('./lib/coldstart');
 const { measureDevReload } = require('./lib/dev-reload');
 const { analyze, profileMarkdown } = require('./lib/profile');
 const { machine, versions, judge, markdown } = require('./lib/report');
+const { writeThroughputChart } = require('./lib/chart');
 
 function parseArgs(argv) {
   const options = { quick: false, scenarios: null, servers: null, patches: [], profile: false, skipExtras: false, out: null, floorTotal: 'subquery' };
@@ -225,8 +226,9 @@ async function main() {
   fs.mkdirSync(path.join(BENCH, 'results'), { recursive: true });
   fs.writeFileSync(path.join(BENCH, 'results', `${outName}.json`), `${JSON.stringify(run, null, 2)}\n`);
   fs.writeFileSync(path.join(BENCH, 'results', `${outName}.md`), md);
+  writeThroughputChart(path.join(BENCH, 'results', `${outName}.json`));
   console.log(`\n${md}`);
-  log(`wrote bench/results/${outName}.md and .json in ${run.durationSeconds.toFixed(0)} s`);
+  log(`wrote bench/results/${outName}.md, .json and .svg in ${run.durationSeconds.toFixed(0)} s`);
   if (failures.length) {
     console.error(`[bench] !!! failed requests: ${failures.join('; ')}`);
     process.exitCode = 1;
