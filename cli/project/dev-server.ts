@@ -254,7 +254,10 @@ export class DevServer {
       if (done) {
         compiling = false;
         const errors = Number(done[1]);
-        if (errors === 0) this.requestRestart(outDir);
+        if (errors === 0) {
+          this.io.out('✔ Compiled with no errors');
+          this.requestRestart(outDir);
+        }
         else this.io.err(`✖ ${errors} compilation error${errors === 1 ? '' : 's'}: the application was not restarted; fix them and save`);
       } else if (COMPILING.test(line)) {
         if (!compiling) this.io.out('↻ Change detected: compiling...');

@@ -57,6 +57,23 @@ function background(command: string, cwd: string, env: NodeJS.ProcessEnv): Backg
 let work: string;
 let dev: Background | undefined;
 
+/**
+ * Whether svc dev's output since a change shows it settled: the compiler done, and the application ready after its
+ * last restart. A compile that ends after the last Ready may still cause a restart (after a short quiet period), so
+ * that state counts only once it has lasted 2 s.
+ */
+function settledSince(): (output: string) => boolean {
+  let pendingSince: number | undefined;
+  return (output) => {
+    const ready = output.lastIndexOf('✔ Ready on');
+    const compiled = output.lastIndexOf('✔ Compiled with no errors');
+    if (compiled === -1 || ready < output.lastIndexOf('↻ Restarting the application')) return false;
+    if (ready > compiled) return true;
+    pendingSince ??= Date.now();
+    return Date.now() - pendingSince >= 2_000;
+  };
+}
+
 beforeAll(async () => {
   assertBuilt();
   work = tempDir('getting-started');
@@ -89,17 +106,17 @@ describe(PAGE, () => {
     let cwd = work;
     let last = '';
     const variables = join(work, 'tour-variables.sh');
-    let readyCount = 0;
-    const readies = (): number => (dev?.output().match(/Ready on/g) ?? []).length;
 
     for (const { block, kind } of tour()) {
       const at = `${PAGE}:${block.line}`;
       if (kind === 'write') {
         const file = block.flags.find((flag) => flag.startsWith('tour-write='))!.slice('tour-write='.length);
-        readyCount = readies();
+        const before = dev!.output().length;
+        const settled = settledSince();
         writeFileSync(join(cwd, file), `${block.code}\n`);
-        // svc dev regenerates and restarts once the file changes.
-        await waitFor(`${at}: svc dev to restart after writing ${file}`, async () => (readies() > readyCount ? true : undefined), 180_000, () => dev?.output() ?? '');
+        // svc dev regenerates, restarts, and the compiler checks the whole project: wait for all three, as a
+        // user waits for the terminal to settle, so that no restart is still to come.
+        await waitFor(`${at}: svc dev to settle after writing ${file}`, async () => (settled(dev!.output().slice(before)) ? true : undefined), 180_000, () => dev?.output() ?? '');
         await waitForHealth(Number(port), () => dev?.output() ?? '', 60_000);
         continue;
       }
@@ -122,7 +139,8 @@ describe(PAGE, () => {
         // One shell per line, as printed; variables a line sets (TOKEN=...) carry over to the next ones.
         const script = `set -a; [ -f "${variables}" ] && . "${variables}"; ${command}\nstatus=$?; export -p > "${variables}"; exit $status`;
         const result = spawnSync('bash', ['-c', script], { cwd, env, encoding: 'utf8', timeout: 600_000 });
-        expect({ at, command, code: result.status, stderr: result.status === 0 ? '' : result.stderr }).toEqual({ at, command, code: 0, stderr: '' });
+        const failed = result.status === 0 ? {} : { stderr: result.stderr, svcDev: dev?.output().split('\n').slice(-40).join('\n') };
+        expect({ at, command, code: result.status, ...failed }).toEqual({ at, command, code: 0 });
         last = result.stdout;
       }
     }

@@ -45,6 +45,10 @@ describe('runResourceSchematic', () => {
       'src/autogen/loan-items/loan-item.dto.ts',
       'src/autogen/loan-items/loan-item.service.base.ts',
       'src/autogen/loan-items/loan-item.controller.base.ts',
+      // The entity's smoke test, and the shared smoke app and entry file (written like autogen.module.ts).
+      'src/autogen/e2e/loan-items.e2e-spec.ts',
+      'src/autogen/e2e/smoke-app.ts',
+      'src/autogen/e2e/smoke.e2e-spec.ts',
       'src/extensions/loan-items/loan-item.service.ts',
       'src/extensions/loan-items/loan-item.controller.ts',
     ]);
