@@ -178,3 +178,19 @@ export type { DomainEvent } from './events/domain-event';
 export type { DomainEventAction } from './events/domain-event';
 /** The event name of an entity's action (`loanItem.created`), for `@OnEvent()`. */
 export { domainEventName } from './events/domain-event';
+
+// Parts of the runtime, as Nest providers: `Test.createTestingModule(...).overrideProvider(<part>)` replaces one
+// (`docs/engineering/architecture.md`). Their methods are not a stable API: replace a part in tests, extend services instead.
+
+/** Runs every SQL statement of the runtime (prepared statements, read replicas, transactions). */
+export { SqlExecutor } from './sql/sql-executor';
+/** The entity plans (tables, columns, relations) the runtime builds its SQL from. */
+export { EntityPlans } from './sql/entity-plan';
+/** Runs the list and get-by-id reads. */
+export { ReadExecutor } from './sql/read.executor';
+/** Runs the inserts, updates, deletes and recovers. */
+export { WriteExecutor } from './sql/write.executor';
+/** Checks and applies the tenant scope of every statement. */
+export { ScopeEnforcer } from './scope/scope-enforcer';
+/** Publishes the domain events of committed writes through `@nestjs/event-emitter`. */
+export { DomainEventPublisher } from './events/domain-event-publisher';

@@ -27,6 +27,8 @@ const VALUES = [
   'CrudRoutes',
   'CrudService',
   'domainEventName',
+  'DomainEventPublisher',
+  'EntityPlans',
   'EntitlementRequiredException',
   'ErrorEnvelopeDto',
   'FieldErrorDto',
@@ -40,11 +42,14 @@ const VALUES = [
   'ParseUuidIdPipe',
   'Public',
   'QuotaExceededException',
+  'ReadExecutor',
+  'ScopeEnforcer',
   'ScopeGuard',
   'ScopeViolationException',
   'ServiceLimitReachedException',
   'setSessionCookie',
   'SKIP_SCOPE_KEY',
+  'SqlExecutor',
   'SkipScopeCheck',
   'SVC_LOGIN_THROTTLE_STORE',
   'SVC_RATE_LIMIT_STORAGE',
@@ -58,6 +63,7 @@ const VALUES = [
   'SvcValidationPipe',
   'TeamMemberLimitReachedException',
   'WorkspaceNotFoundException',
+  'WriteExecutor',
 ];
 
 /** Exported names that are types only. */
@@ -116,7 +122,6 @@ const INTERNALS = [
   'parseSvcrc',
   'loadSvcrc',
   'parseQuery',
-  'ScopeEnforcer',
   'SvcTokenService',
 ];
 
