@@ -9,7 +9,7 @@ import {
   ServiceUnavailableException,
   UnprocessableEntityException,
 } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
+import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { from, type Observable, of } from 'rxjs';
 import { catchError, mergeMap } from 'rxjs/operators';
 import type { AuthContext } from '../interfaces/auth-context.interface';
@@ -21,6 +21,8 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const UNDEFINED_TABLE = '42P01';
+/** Where `@HttpCode()` keeps a handler's status (Nest's `HTTP_CODE_METADATA`). */
+const HTTP_CODE_METADATA = '__httpCode__';
 
 interface KeyedRequest {
   method: string;
@@ -44,6 +46,7 @@ export class SvcIdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly store: SvcIdempotencyStore,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly reflector: Reflector,
   ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
@@ -58,8 +61,10 @@ export class SvcIdempotencyInterceptor implements NestInterceptor {
     const owner = idempotencyOwner(request.auth);
     const fingerprint = requestFingerprint(request.method, request.url, request.body);
     if (await this.guarded(() => this.store.claim(owner, header, fingerprint))) {
+      // The status Nest answers with: the handler's @HttpCode(), else 201 for a POST.
+      const status = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? 201;
       return next.handle().pipe(
-        mergeMap((body) => from(this.store.complete(owner, header, 201, body).then(() => body))),
+        mergeMap((body) => from(this.store.complete(owner, header, status, body).then(() => body))),
         catchError((error: unknown) => from(this.store.release(owner, header).then(() => Promise.reject(error)))),
       );
     }

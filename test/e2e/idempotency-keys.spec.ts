@@ -73,6 +73,8 @@ describe.each(DATABASE_KINDS)('Idempotency-Key (%s)', (kind) => {
     expect(forCarol.status).toBe(201);
     expect(forCarol.headers['idempotent-replayed']).toBeUndefined();
     expect(await projects('Apollo')).toBe(3);
+    // One key per credential, each holding the status its request answered.
+    expect(await db.query(`SELECT status FROM svc_idempotency_keys WHERE key = 'create-apollo'`)).toEqual([{ status: 201 }, { status: 201 }, { status: 201 }]);
   });
 
   it('writes once when the same request is sent 12 times at once', async () => {
