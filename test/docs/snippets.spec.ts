@@ -13,6 +13,7 @@ import * as ts from 'typescript';
 import { COMMANDS } from '../../cli/commands';
 import { buildProgram } from '../../cli/program';
 import type { SvcCommand } from '../../cli/svc-command';
+import { packageJson } from '../../cli/templates/project-files';
 import { assertBuilt, svc, tempDir } from '../cli/generate.helpers';
 import { codeBlocks, markdownPages, ROOT, type CodeBlock } from './markdown';
 
@@ -208,7 +209,27 @@ async function svcParses(args: string[]): Promise<string | undefined> {
   }
 }
 
-const ROOT_SCRIPTS = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: object }).scripts);
+const OWN_PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  scripts: object;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  engines: { node: string };
+};
+const ROOT_SCRIPTS = Object.keys(OWN_PACKAGE.scripts);
+/** The scripts of the package.json `svc init` writes. */
+const APP_SCRIPTS = Object.keys(
+  (
+    JSON.parse(
+      packageJson({
+        name: 'docs-check',
+        adapter: 'express',
+        svcPackageSpec: '^0.1.0',
+        versions: { ...OWN_PACKAGE.devDependencies, ...OWN_PACKAGE.dependencies },
+        nodeEngines: OWN_PACKAGE.engines.node,
+      }),
+    ) as { scripts: object }
+  ).scripts,
+);
 
 async function commandProblem(words: string[]): Promise<string | undefined> {
   const svcArgs = svcArguments(words);
@@ -218,8 +239,7 @@ async function commandProblem(words: string[]): Promise<string | undefined> {
   if (tool === 'npm') {
     if (['ci', 'install', 'i', 'pack', 'test'].includes(sub)) return undefined;
     if (sub === 'run') {
-      const appScripts = ['build', 'start', 'start:dev', 'lint', 'test', 'svc:generate', 'svc:validate', 'migrate:generate', 'migrate:run', 'migrate:status'];
-      return ROOT_SCRIPTS.includes(script) || appScripts.includes(script) ? undefined : `npm run ${script}: no such script`;
+      return ROOT_SCRIPTS.includes(script) || APP_SCRIPTS.includes(script) ? undefined : `npm run ${script}: no such script`;
     }
     return `npm ${sub}: not checked`;
   }
@@ -261,6 +281,7 @@ describe('shell snippets', () => {
     expect(await commandProblem(['npx', 'svc', 'generate', '--entitty', 'Task'])).toMatch(/unknown option '--entitty'/);
     expect(await commandProblem(['svc', 'migrat'])).toMatch(/unknown command/);
     expect(await commandProblem(['npm', 'run', 'nope'])).toBe('npm run nope: no such script');
+    expect(await commandProblem(['npm', 'run', 'migrate:run'])).toBeUndefined(); // a script of the app svc init writes
     expect(await commandProblem(['curl', '-H', 'Content-Type: application/json', '-d', '{x}', 'localhost:3100/a'])).toBe('curl -d {x}: not JSON');
     expect(await commandProblem(['curl', 'example.com/a'])).toBe('curl without a localhost URL: curl example.com/a');
     expect(await commandProblem(['svc', 'generate', '--entity', 'Task', '--dry-run'])).toBeUndefined();
