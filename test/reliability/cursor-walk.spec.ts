@@ -30,6 +30,9 @@ const PLAIN: WireStyle = {
 /** `api.pagination.maxLimit` of the reliability app. */
 const MAX_LIMIT = 50;
 
+/** Whether a field path (or a JSON text of paths) goes through a to-many relation of Item. */
+const throughToMany = (text: string): boolean => /(^|[."])(items|parts)\./.test(text);
+
 interface Walk {
   readonly rows: Row[];
   readonly pages: number;
@@ -111,7 +114,15 @@ describe.each(DATABASE_KINDS)('cursor pagination walks the whole list (%s)', (ki
     let batch = 0;
     for (const [rawQuery, limit, changes] of samples) {
       // created_at is set by the server to the microsecond, which the store's copy lacks: not a key here.
-      const query: Query = { ...rawQuery, sorts: rawQuery.sorts.filter((sort) => !sort.field.endsWith('created_at')) };
+      // A condition through a to-many path (team.items, parts) depends on other items, which this test
+      // deletes and inserts: whether a row matches would change under the walk, so such filters are left out.
+      const query: Query = {
+        ...rawQuery,
+        filters: rawQuery.filters.filter((condition) => !throughToMany(condition.field)),
+        ors: rawQuery.ors.filter((condition) => !throughToMany(condition.field)),
+        s: rawQuery.s !== null && throughToMany(JSON.stringify(rawQuery.s)) ? null : rawQuery.s,
+        sorts: rawQuery.sorts.filter((sort) => !sort.field.endsWith('created_at')),
+      };
       const before = liveRows(app.store, 'Item').filter((row) => oracle.matches(row, query));
       const gone = new Set<unknown>();
       const walked = await walk(query, limit, async (page) => {
