@@ -218,6 +218,22 @@ describe.each(DATABASE_KINDS)('plain-array lists carry the next cursor in X-Next
     await dataSource.query(`DELETE FROM notes WHERE text LIKE 'n%'`);
   });
 
+  it('documents count, cursor, the nullable totals, nextCursor and X-Next-Cursor in /_docs', async () => {
+    const list = (await http().get('/_docs-json').expect(200)).body.paths['/notes'].get;
+    const parameters = new Map(list.parameters.map((parameter: { name: string }) => [parameter.name, parameter]));
+    expect(parameters.get('count')).toMatchObject({ in: 'query', required: false, schema: { type: 'string', enum: ['exact', 'estimated', 'none'] } });
+    expect(parameters.get('cursor')).toMatchObject({ in: 'query', required: false });
+    const ok = list.responses['200'];
+    expect(ok.headers['X-Next-Cursor'].schema).toEqual({ type: 'string' });
+    const [page] = ok.content['application/json'].schema.oneOf;
+    expect(page.properties).toMatchObject({
+      total: { type: 'integer', nullable: true },
+      page: { type: 'integer', nullable: true },
+      pageCount: { type: 'integer', nullable: true },
+      nextCursor: { type: 'string', nullable: true },
+    });
+  });
+
   it('count=none on a plain array: no X-Total-Count header', async () => {
     const res = await http().get('/notes?count=none&limit=2').expect(200);
     expect(res.body).toHaveLength(2);
