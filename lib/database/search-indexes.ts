@@ -163,7 +163,10 @@ export async function synchronizeSearchIndexes(dataSource: DataSource): Promise<
   const { before, after } = await searchIndexChanges(dataSource);
   const statements = [...before.upQueries, ...after.upQueries];
   if (statements.length === 0) return;
+  // Tolerant of another instance starting at the same time and doing the same.
+  const idempotent = (text: string): string =>
+    text.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS ').replace(/^DROP INDEX /, 'DROP INDEX IF EXISTS ');
   await dataSource.transaction(async (manager) => {
-    for (const statement of statements) await manager.query(statement.query);
+    for (const statement of statements) await manager.query(idempotent(statement.query));
   });
 }
