@@ -118,7 +118,7 @@ export class CrudService<T extends ObjectLiteral> {
 
   /** `DELETE /<entities>/:id` (soft when the entity has `softDelete`), with `If-Match` when sent. */
   async deleteOne(id: Id, request: CrudRequest): Promise<void> {
-    const versioned = this.preconditions.conditions(request, `DELETE ${this.entity.name} ${id}`);
+    const versioned = this.preconditions.conditions(request, `Deleting ${this.entity.name} ${id}`);
     this.assertPossibleId(id);
     const conditions = [...this.allConditions(request, 'delete'), ...versioned];
     const deleted = await this.runtime.writerFor(request).delete(this.plan, id, conditions);
@@ -162,7 +162,7 @@ export class CrudService<T extends ObjectLiteral> {
   }
 
   private async write(id: Id, body: object, request: CrudRequest, replace: boolean): Promise<Partial<T>> {
-    const versioned = this.preconditions.conditions(request, `${replace ? 'PUT' : 'PATCH'} ${this.entity.name} ${id}`);
+    const versioned = this.preconditions.conditions(request, `Changing ${this.entity.name} ${id}`);
     this.assertPossibleId(id);
     const conditions = [...this.allConditions(request, 'update'), ...versioned];
     const values = await this.prepareUpdate(body, request);
