@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { TOTAL_COUNT_HEADER } from './query/total-count-header';
-import { ETAG_HEADER } from './http/entity-tag';
+import { ETAG_HEADER } from './preconditions/entity-tag';
 import { useJsonBodyParser } from './http/json-body';
 import { createJsonOnlyMiddleware } from './http/json-only';
 import { applyOperationalSettings } from './production/operational-settings';

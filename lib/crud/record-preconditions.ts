@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ETAG_HEADER, formatEntityTag, versionOfTag } from '../http/entity-tag';
+import { ETAG_HEADER, formatEntityTag, versionOfTag } from '../preconditions/entity-tag';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
 import { PreconditionFailedException, PreconditionRequiredException } from '../exceptions/precondition.exceptions';
 import type { RootCondition } from '../sql/conditions';

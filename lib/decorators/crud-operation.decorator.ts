@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
-import { SvcConditionalGetInterceptor } from '../http/conditional-get.interceptor';
+import { SvcConditionalGetInterceptor } from '../preconditions/conditional-get.interceptor';
 import { SvcIdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
 import type { CrudOperation as Operation } from '../schema/model';
 import { CRUD_OPERATION_KEY } from '../svc.constants';

@@ -2,7 +2,7 @@ import { BadRequestException, createParamDecorator, type ExecutionContext } from
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
 import type { EntityTagCondition, RequestPreconditions } from '../interfaces/preconditions.interface';
-import { IF_MATCH_HEADER, IF_NONE_MATCH_HEADER, parseEntityTags } from '../http/entity-tag';
+import { IF_MATCH_HEADER, IF_NONE_MATCH_HEADER, parseEntityTags } from '../preconditions/entity-tag';
 import { parseQuery } from '../query/parse-query';
 import { QueryError } from '../query/query.error';
 import { IS_PUBLIC_KEY, SKIP_SCOPE_KEY } from '../svc.constants';
