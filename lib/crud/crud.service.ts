@@ -11,7 +11,7 @@ import { IdentityRules } from '../scope/identity-rules';
 import type { ScopeEnforcer } from '../scope/scope-enforcer';
 import type { SvcRuntime } from './svc-runtime';
 import type { EntityPlan } from '../sql/entity-plan';
-import { INT4_MAX } from '../sql/predicates';
+import { INT4_MAX, rowStateSql } from '../sql/predicates';
 import type { RelatedCondition, RootCondition } from '../sql/conditions';
 import { TOTAL_COUNT_HEADER } from '../query/total-count-header';
 import { RecordPreconditions } from './record-preconditions';
@@ -262,7 +262,8 @@ export class CrudService<T extends ObjectLiteral> {
   /** Whether the caller may reach the row with this id: live, or with `deleted` soft-deleted. */
   private async exists(id: Id, request: CrudRequest, operation: CrudOperation, deleted: boolean): Promise<boolean> {
     const conditions = [this.idCondition(id), ...this.allConditions(request, operation)];
-    if (deleted) conditions.push((root) => `${root.alias}.${root.plan.column('deleted_at')} IS NOT NULL`);
+    // Without soft delete no row is ever a deleted one.
+    if (deleted) conditions.push((root) => rowStateSql(root, 'deleted') ?? 'FALSE');
     return this.runtime.reader.exists({ ...this.emptyQuery(), includeDeleted: deleted }, conditions);
   }
 

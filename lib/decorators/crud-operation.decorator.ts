@@ -39,7 +39,10 @@ const CONDITIONAL_WRITE = [
       'Writes only if the record is still at this version: the ETag a GET answered (or * for any version). ' +
       'Required with api.requireIfMatch.',
   }),
-  ApiResponse({ status: 412, description: 'Precondition Failed: the record changed since the version If-Match names; nothing was written' }),
+  ApiResponse({
+    status: 412,
+    description: 'Precondition Failed: the record changed since the version If-Match names; nothing was written',
+  }),
   ApiResponse({ status: 428, description: 'Precondition Required: api.requireIfMatch is on and the request has no If-Match' }),
 ];
 

@@ -106,7 +106,12 @@ describe.each(DATABASE_KINDS)('on Fastify with api.requireIfMatch (%s)', (kind) 
   it('lets exactly one of 20 concurrent PATCHes with the same If-Match through on Fastify', async () => {
     const { id, etag } = await create('Contested');
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => http().patch(`/projects/${id}`).set('If-Match', etag).send({ name: `Writer ${index}` })),
+      Array.from({ length: 20 }, (_, index) =>
+        http()
+          .patch(`/projects/${id}`)
+          .set('If-Match', etag)
+          .send({ name: `Writer ${index}` }),
+      ),
     );
     expect(answers.map((res) => res.status).sort()).toEqual([200, ...Array<number>(19).fill(412)]);
     expect((await stored(id))?.name).toBe(answers.find((res) => res.status === 200)!.body.name);

@@ -29,7 +29,8 @@ describe.each(DATABASE_KINDS)('ETag, If-Match and If-None-Match (%s)', (kind) =>
     const res = await http().post('/projects').set('Authorization', as).send({ name }).expect(201);
     return { id: res.body.id, etag: res.headers.etag };
   };
-  const etagOf = async (id: number): Promise<string> => (await http().get(`/projects/${id}`).set('Authorization', alice).expect(200)).headers.etag;
+  const etagOf = async (id: number): Promise<string> =>
+    (await http().get(`/projects/${id}`).set('Authorization', alice).expect(200)).headers.etag;
 
   beforeAll(async () => {
     running = await startApp(kind, identityAppModule);
@@ -76,7 +77,12 @@ describe.each(DATABASE_KINDS)('ETag, If-Match and If-None-Match (%s)', (kind) =>
     expect(await etagOf(id)).toBe(etag);
     await http().get(`/projects/${id}?join=organization`).set('Authorization', alice).set('If-None-Match', joined.headers.etag).expect(200);
 
-    await http().patch(`/projects/${id}`).set('Authorization', alice).set('If-Match', fields.headers.etag).send({ name: 'Shaped 2' }).expect(200);
+    await http()
+      .patch(`/projects/${id}`)
+      .set('Authorization', alice)
+      .set('If-Match', fields.headers.etag)
+      .send({ name: 'Shaped 2' })
+      .expect(200);
     expect(await stored(id)).toBe('Shaped 2');
   });
 
@@ -98,7 +104,8 @@ describe.each(DATABASE_KINDS)('ETag, If-Match and If-None-Match (%s)', (kind) =>
 
   it('answers 412 to a PATCH, PUT or DELETE whose If-Match is stale, and writes nothing', async () => {
     const { id, etag: stale } = await create('Guarded');
-    const current = (await http().patch(`/projects/${id}`).set('Authorization', alice).send({ name: 'Guarded 2' }).expect(200)).headers.etag;
+    const current = (await http().patch(`/projects/${id}`).set('Authorization', alice).send({ name: 'Guarded 2' }).expect(200)).headers
+      .etag;
     const expected = {
       statusCode: 412,
       error: 'Precondition Failed',
@@ -113,15 +120,29 @@ describe.each(DATABASE_KINDS)('ETag, If-Match and If-None-Match (%s)', (kind) =>
     // An empty PATCH writes nothing either way, and still checks the version.
     await http().patch(`/projects/${id}`).set('Authorization', alice).set('If-Match', stale).send({}).expect(412);
     // If-Match compares strongly: a weak tag never matches, nor a tag of another form.
-    await http().patch(`/projects/${id}`).set('Authorization', alice).set('If-Match', `W/${current}`).send({ name: 'Lost update' }).expect(412);
-    await http().patch(`/projects/${id}`).set('Authorization', alice).set('If-Match', '"not-ours"').send({ name: 'Lost update' }).expect(412);
+    await http()
+      .patch(`/projects/${id}`)
+      .set('Authorization', alice)
+      .set('If-Match', `W/${current}`)
+      .send({ name: 'Lost update' })
+      .expect(412);
+    await http()
+      .patch(`/projects/${id}`)
+      .set('Authorization', alice)
+      .set('If-Match', '"not-ours"')
+      .send({ name: 'Lost update' })
+      .expect(412);
     const deleted = await http().delete(`/projects/${id}`).set('Authorization', alice).set('If-Match', stale);
     expect(deleted.status).toBe(412);
     expect(deleted.body).toEqual(expected);
     expect(await stored(id)).toBe('Guarded 2');
     expect(await etagOf(id)).toBe(current);
 
-    const applied = await http().patch(`/projects/${id}`).set('Authorization', alice).set('If-Match', `${stale}, ${current}`).send({ name: 'Guarded 3' });
+    const applied = await http()
+      .patch(`/projects/${id}`)
+      .set('Authorization', alice)
+      .set('If-Match', `${stale}, ${current}`)
+      .send({ name: 'Guarded 3' });
     expect(applied.status).toBe(200);
     expect(applied.headers.etag).not.toBe(current);
     await http().delete(`/projects/${id}`).set('Authorization', alice).set('If-Match', applied.headers.etag).expect(204);
@@ -168,7 +189,11 @@ describe.each(DATABASE_KINDS)('ETag, If-Match and If-None-Match (%s)', (kind) =>
     const { id, etag } = await create('Contested');
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, index) =>
-        http().patch(`/projects/${id}`).set('Authorization', alice).set('If-Match', etag).send({ name: `Writer ${index}` }),
+        http()
+          .patch(`/projects/${id}`)
+          .set('Authorization', alice)
+          .set('If-Match', etag)
+          .send({ name: `Writer ${index}` }),
       ),
     );
     const statuses = answers.map((res) => res.status).sort();
@@ -191,7 +216,11 @@ describe.each(DATABASE_KINDS)('ETag, If-Match and If-None-Match (%s)', (kind) =>
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, index) =>
         index % 2 === 0
-          ? http().patch(`/projects/${mixed.id}`).set('Authorization', alice).set('If-Match', mixed.etag).send({ name: `Mixed ${index}` })
+          ? http()
+              .patch(`/projects/${mixed.id}`)
+              .set('Authorization', alice)
+              .set('If-Match', mixed.etag)
+              .send({ name: `Mixed ${index}` })
           : http().delete(`/projects/${mixed.id}`).set('Authorization', alice).set('If-Match', mixed.etag),
       ),
     );
