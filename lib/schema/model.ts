@@ -233,6 +233,8 @@ export interface ServiceModel {
     readonly rateLimit: RateLimitModel | null;
     /** Serve the OpenAPI page at `/_docs` (`/_docs-json`, `/_docs-yaml`), default true. */
     readonly docs: boolean;
+    /** Writes by id (PATCH, PUT, DELETE, recover) without `If-Match` answer 428, default false. */
+    readonly requireIfMatch: boolean;
   };
   readonly database: { readonly pool: { readonly max: number } };
   /** Domain events on for every entity (entities may still opt in one by one). */

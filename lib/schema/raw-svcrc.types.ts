@@ -95,6 +95,7 @@ export interface RawApi {
   readonly bodyLimit?: string;
   readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
   readonly docs?: boolean;
+  readonly requireIfMatch?: boolean;
 }
 
 export interface RawSvcrc {

@@ -195,6 +195,7 @@ function readApi(value: unknown): RawApi | undefined {
     bodyLimit: string(raw.bodyLimit),
     rateLimit: rateLimit && { ttl: integer(rateLimit.ttl, 1), limit: integer(rateLimit.limit, 1) },
     docs: boolean(raw.docs),
+    requireIfMatch: boolean(raw.requireIfMatch),
   };
 }
 

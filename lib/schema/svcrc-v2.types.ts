@@ -90,6 +90,7 @@ export interface SvcrcV2 {
     readonly bodyLimit?: string;
     readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
     readonly docs?: boolean;
+    readonly requireIfMatch?: boolean;
   };
   readonly database?: { readonly pool?: { readonly max?: number } };
 }
