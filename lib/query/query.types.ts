@@ -60,6 +60,10 @@ export interface ParsedQuery {
   readonly offset: number | null;
   /** `include_deleted=1`. */
   readonly includeDeleted: boolean;
+  /** `onConflict=<field>` of `POST /<entities>/bulk`: insert or update by that unique field. */
+  readonly onConflict?: string;
+  /** `return=rows` of the by-filter writes: answer the changed rows besides their count. */
+  readonly returnRows?: boolean;
 }
 
 /** A column reached from the root entity: `relationPath` empty for the root's own columns. */

@@ -45,6 +45,7 @@ export interface RawEntity {
   readonly joins?: readonly string[];
   readonly eagerJoins?: readonly string[];
   readonly events?: boolean;
+  readonly bulkWrites?: boolean;
 }
 
 export interface RawRelationship {
@@ -85,6 +86,7 @@ export interface RawApi {
   readonly bodyLimit?: string;
   readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
   readonly docs?: boolean;
+  readonly bulkWriteLimit?: number;
 }
 
 export interface RawSvcrc {

@@ -134,6 +134,7 @@ function readEntity(value: unknown): RawEntity {
     joins: strings(raw.joins),
     eagerJoins: strings(raw.eagerJoins),
     events: boolean(raw.events),
+    bulkWrites: boolean(raw.bulkWrites),
   };
 }
 
@@ -190,6 +191,7 @@ function readApi(value: unknown): RawApi | undefined {
     bodyLimit: string(raw.bodyLimit),
     rateLimit: rateLimit && { ttl: integer(rateLimit.ttl, 1), limit: integer(rateLimit.limit, 1) },
     docs: boolean(raw.docs),
+    bulkWriteLimit: integer(raw.bulkWriteLimit, 1),
   };
 }
 

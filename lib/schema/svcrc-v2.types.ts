@@ -38,6 +38,7 @@ export interface SvcrcV2Entity {
   readonly joins?: readonly string[];
   readonly eagerJoins?: readonly string[];
   readonly events?: boolean;
+  readonly bulkWrites?: boolean;
 }
 
 export interface SvcrcV2Relationship {
@@ -83,6 +84,7 @@ export interface SvcrcV2 {
     readonly bodyLimit?: string;
     readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
     readonly docs?: boolean;
+    readonly bulkWriteLimit?: number;
   };
   readonly database?: { readonly pool?: { readonly max?: number } };
 }
