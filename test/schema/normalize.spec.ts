@@ -246,6 +246,7 @@ describe('normalizing the full fixture', () => {
       bodyLimit: '2mb',
       rateLimit: { ttl: 60, limit: 300 },
       docs: true,
+      bulkWriteLimit: 1000,
     });
     expect(full.database).toEqual({ pool: { max: 10 } });
   });
