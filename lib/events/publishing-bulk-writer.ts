@@ -41,9 +41,11 @@ export class PublishingBulkWriter {
   ): Promise<UpsertedRow[]> {
     return this.write(plan, (bulk) =>
       bulk.transaction(async (inTransaction) => {
-        const result = await inTransaction.upsert(plan, rows, conflict, conditions);
+        const result = await inTransaction.upsert(plan, rows, conflict, conditions, this.publisher.enabled(plan.model));
         accept(result);
-        const changes = result.map(({ record, inserted }) => ({ action: inserted ? 'created' : 'updated', change: { record } }) as const);
+        const changes = result.map(({ record, inserted, previous }) =>
+          inserted ? ({ action: 'created', change: { record } } as const) : ({ action: 'updated', change: { record, previous } } as const),
+        );
         return { result, changes };
       }),
     );

@@ -31,8 +31,14 @@ export class BulkWrites {
   }
 
   /** See `upsertRows()`: run it inside `transaction()` when `rows` may give different columns. */
-  upsert(plan: EntityPlan, rows: readonly Record_[], conflict: ColumnModel, conditions: readonly RootCondition[]): Promise<UpsertResult> {
-    return upsertRows(this.executor, this.plans, plan, rows, conflict, conditions);
+  upsert(
+    plan: EntityPlan,
+    rows: readonly Record_[],
+    conflict: ColumnModel,
+    conditions: readonly RootCondition[],
+    trackPrevious: boolean,
+  ): Promise<UpsertResult> {
+    return upsertRows(this.executor, this.plans, plan, rows, conflict, conditions, trackPrevious);
   }
 
   /** See `writeMatching()`. */

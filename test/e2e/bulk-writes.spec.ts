@@ -53,6 +53,9 @@ describe.each(DATABASE_KINDS)('bulk writes (%s)', (kind) => {
       expect(res.body[1].id).not.toBe(existing.body.id);
       expect(events()).toEqual(['asset.updated U-1', 'asset.created U-2']);
       expect(received[0].event.id).toBe(existing.body.id);
+      expect(received[0].event.previous).toMatchObject({ tag: 'U-1', label: 'old', qty: 1, note: 'kept' });
+      expect(received[0].event.record).toMatchObject({ tag: 'U-1', label: 'new', qty: 5, note: 'kept' });
+      expect(received[1].event.previous).toBeUndefined();
       const stored = (await assets()).filter((row) => String(row.tag).startsWith('U-'));
       expect(stored.map((row) => [row.tag, row.label, row.qty])).toEqual([
         ['U-1', 'new', 5],
