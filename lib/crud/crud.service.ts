@@ -167,7 +167,7 @@ export class CrudService<T extends ObjectLiteral> {
     const plan = this.plan;
     const assignments = (sql: SqlContext) =>
       columns.map((column) => `${column.sql} = ${sql.param(plan.persistentValue(column, values[column.model.name]))}`);
-    return this.writeMatching(match, { kind: 'set', assignments }, request);
+    return this.writeMatching(match, { kind: 'set', assignments }, 'updated', request);
   }
 
   /** `DELETE /<entities>?filter=...` (entities with `bulkWrites`): deletes (soft when the entity has it) every matching record. */
@@ -177,7 +177,7 @@ export class CrudService<T extends ObjectLiteral> {
     const change: FilterChange = plan.model.softDelete
       ? { kind: 'set', assignments: () => [`${plan.column('deleted_at')} = CURRENT_TIMESTAMP`] }
       : { kind: 'delete' };
-    return this.writeMatching(match, change, request);
+    return this.writeMatching(match, change, 'deleted', request);
   }
 
   /** Values to insert for one create; override to derive fields. */
@@ -247,9 +247,14 @@ export class CrudService<T extends ObjectLiteral> {
     return { query, conditions: this.allConditions(request, operation), related: this.related(request, 'find') };
   }
 
-  private async writeMatching(match: FilterMatch, change: FilterChange, request: CrudRequest): Promise<FilterWriteResponse<Partial<T>>> {
+  private async writeMatching(
+    match: FilterMatch,
+    change: FilterChange,
+    action: 'updated' | 'deleted',
+    request: CrudRequest,
+  ): Promise<FilterWriteResponse<Partial<T>>> {
     const limit = this.runtime.model.api.bulkWriteLimit;
-    const result = await this.runtime.bulkWriterFor(request).writeMatching(this.plan, match, change, limit);
+    const result = await this.runtime.bulkWriterFor(request).writeMatching(this.plan, match, change, limit, action);
     if (result.matched > limit) throw tooManyRows(this.entity, limit);
     const affected = result.changes.length;
     return request.query.returnRows ? { affected, data: result.changes.map((written) => written.record as Partial<T>) } : { affected };

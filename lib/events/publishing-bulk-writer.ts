@@ -51,9 +51,17 @@ export class PublishingBulkWriter {
     );
   }
 
-  /** A by-filter update or delete: `<entity>.updated` (with `previous`) or `<entity>.deleted` per changed row. */
-  async writeMatching(plan: EntityPlan, match: FilterMatch, change: FilterChange, limit: number): Promise<FilterWriteResult> {
-    const action: DomainEventAction = change.kind === 'delete' ? 'deleted' : 'updated';
+  /**
+   * A by-filter update or delete: `<entity>.updated` (with `previous`) or `<entity>.deleted` per
+   * changed row; `action` says which, since a soft delete is an UPDATE.
+   */
+  async writeMatching(
+    plan: EntityPlan,
+    match: FilterMatch,
+    change: FilterChange,
+    limit: number,
+    action: Extract<DomainEventAction, 'updated' | 'deleted'>,
+  ): Promise<FilterWriteResult> {
     return this.write(plan, async (bulk) => {
       const result = await bulk.writeMatching(plan, match, change, limit);
       return { result, changes: result.changes.map((written) => ({ action, change: written })) };

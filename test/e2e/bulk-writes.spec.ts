@@ -5,6 +5,7 @@
  */
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { DomainEvent } from '@svc/nest';
+import { DataSource } from 'typeorm';
 import { type BulkWorld, seedBulkWorld, tableRows } from '../apps/bulk/fixtures';
 import { bulkAppModule } from '../apps/bulk/src/app.module';
 import { DATABASE_KINDS } from '../support/databases';
@@ -237,5 +238,51 @@ describe.each(DATABASE_KINDS)('bulk writes (%s)', (kind) => {
       expect(again.body).toEqual({ affected: 0 });
       await http().patch(`/assets/${stored[0].id}/recover`).set(world.as.a).expect(200);
     });
+  });
+});
+
+describe.each(DATABASE_KINDS)('bulk writes through the outbox (%s)', (kind) => {
+  let running: RunningApp;
+  let http: ReturnType<typeof httpClient>;
+  let world: BulkWorld;
+
+  beforeAll(async () => {
+    // NATS unreachable: the outbox rows stay in the table, where the test reads them.
+    running = await startApp(kind, bulkAppModule({ env: { EVENTS_URL: 'nats://127.0.0.1:1' } }));
+    http = httpClient(running.app);
+    world = await seedBulkWorld(running.app);
+  });
+  afterAll(() => running?.close());
+
+  const outbox = async () =>
+    ((await running.app.get(DataSource).query(`SELECT "subject", "payload" FROM "svc_outbox" ORDER BY "seq"`)) as { subject: string; payload: DomainEvent }[]).map(
+      (row) => `${row.subject} ${String(row.payload.record.tag ?? row.payload.record.value)}${row.payload.previous ? ' (previous)' : ''}`,
+    );
+
+  it('commits the events of an upsert and of a by-filter write with the rows, and none of a refused one', async () => {
+    await http().post('/assets').set(world.as.a).send({ tag: 'O-1', label: 'one' }).expect(201);
+    await http().post('/assets').set(world.as.b).send({ tag: 'O-B', label: 'theirs' }).expect(201);
+    const start = (await outbox()).length;
+    await http()
+      .post('/assets/bulk?onConflict=tag')
+      .set(world.as.a)
+      .send({ bulk: [{ tag: 'O-1', label: 'uno' }, { tag: 'O-2', label: 'two' }] })
+      .expect(201);
+    await http()
+      .post('/assets/bulk?onConflict=tag')
+      .set(world.as.a)
+      .send({ bulk: [{ tag: 'O-3', label: 'three' }, { tag: 'O-B', label: 'hijack' }] })
+      .expect(409);
+    await http().patch('/assets?filter=tag||$starts||O-&filter=label||$ne||theirs').set(world.as.a).send({ qty: 2 }).expect(200);
+    await http().delete('/assets?filter=tag||$in||O-1,O-2,O-B').set(world.as.a).expect(200);
+    expect((await outbox()).slice(start).map((line) => line.replace(/^svc\./, ''))).toEqual([
+      'asset.updated O-1 (previous)',
+      'asset.created O-2',
+      expect.stringMatching(/^asset\.updated O-[12] \(previous\)$/),
+      expect.stringMatching(/^asset\.updated O-[12] \(previous\)$/),
+      expect.stringMatching(/^asset\.deleted O-[12] \(previous\)$/),
+      expect.stringMatching(/^asset\.deleted O-[12] \(previous\)$/),
+    ]);
+    expect((await tableRows(running.app, 'assets')).some((row) => row.tag === 'O-3')).toBe(false);
   });
 });
