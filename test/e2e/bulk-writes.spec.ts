@@ -106,6 +106,21 @@ describe.each(DATABASE_KINDS)('bulk writes (%s)', (kind) => {
       expect(still.body).toMatchObject({ label: 'theirs', qty: 7, organizationId: world.orgB });
     });
 
+    it('two tenants upserting the same new value at once: one inserts, the other answers 409, nothing crosses', async () => {
+      for (let round = 0; round < 5; round++) {
+        const tag = `RACE-${round}`;
+        const [a, b] = await Promise.all([
+          upsert(world.as.a, [{ tag, label: 'from A' }]),
+          upsert(world.as.b, [{ tag, label: 'from B' }]),
+        ]);
+        expect([a.status, b.status].sort()).toEqual([201, 409]);
+        const winner = a.status === 201 ? { org: world.orgA, label: 'from A' } : { org: world.orgB, label: 'from B' };
+        expect((await assets()).filter((row) => row.tag === tag)).toEqual([
+          expect.objectContaining({ organizationId: winner.org, label: winner.label }),
+        ]);
+      }
+    });
+
     it('refuses to update a soft-deleted row of its own (409): recover it first', async () => {
       const gone = await http().post('/assets').set(world.as.a).send({ tag: 'GONE', label: 'deleted' }).expect(201);
       await http().delete(`/assets/${gone.body.id}`).set(world.as.a).expect(204);
