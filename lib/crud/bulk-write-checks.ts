@@ -10,6 +10,12 @@ export interface FilterWriteResponse<T> {
   readonly data?: T[];
 }
 
+/**
+ * Types whose values come back from the database exactly as sent, so that each written row is
+ * matched to its record by value (a decimal `12.5` would come back as `"12.50"`).
+ */
+const CONFLICT_TYPES: ReadonlySet<string> = new Set(['text', 'integer', 'enum']);
+
 /** The column `onConflict` names: a `unique` field of the entity (not the primary key, which a body never gives). */
 export function conflictColumn(entity: EntityModel, field: string): ColumnModel {
   const column = entity.columns.find((candidate) => candidate.name === field && !candidate.hidden);
@@ -19,6 +25,9 @@ export function conflictColumn(entity: EntityModel, field: string): ColumnModel 
   }
   if (column.kind !== 'field' || !column.unique) {
     throw new BadRequestException(`onConflict: "${field}" is not a unique field of ${entity.name}; name a field declared with "unique": true`);
+  }
+  if (!CONFLICT_TYPES.has(column.type)) {
+    throw new BadRequestException(`onConflict: "${field}" is a ${column.type} field; upsert by a text, integer or enum field`);
   }
   return column;
 }
