@@ -127,10 +127,10 @@ function markdown(run) {
     const diff = c('ours') !== null && c('floor') !== null ? c('ours') - c('floor') : null;
     const total = (name) => (c(name) !== null && d(name) !== null ? c(name) + d(name) : null);
     const efficiency = (name) => (total(name) && total('reference') ? total('reference') / total(name) : null);
-    const fastify = (text) => (withExpress ? text : '');
+    const ifExpress = (text) => (withExpress ? text : '');
     lines.push(
-      `| ${s.name} | ${f0(c('ours'))} | ${fastify(`${f0(c('ours-express'))} | `)}${f0(c('reference'))} | ${f0(c('floor'))} | ${f0(diff)} | ${f0(d('ours'))} | ` +
-        `${fastify(`${f0(d('ours-express'))} | `)}${f0(d('reference'))} | ${f0(d('floor'))} | ${f2(efficiency('ours'))}× |${fastify(` ${f2(efficiency('ours-express'))}× |`)}`,
+      `| ${s.name} | ${f0(c('ours'))} | ${ifExpress(`${f0(c('ours-express'))} | `)}${f0(c('reference'))} | ${f0(c('floor'))} | ${f0(diff)} | ${f0(d('ours'))} | ` +
+        `${ifExpress(`${f0(d('ours-express'))} | `)}${f0(d('reference'))} | ${f0(d('floor'))} | ${f2(efficiency('ours'))}× |${ifExpress(` ${f2(efficiency('ours-express'))}× |`)}`,
     );
   }
   lines.push('', '| Other measure | value | target |', '|---|---:|---:|');
