@@ -14,6 +14,8 @@ import type { EntityPlan } from '../sql/entity-plan';
 import { INT4_MAX } from '../sql/predicates';
 import type { RelatedCondition, RootCondition } from '../sql/conditions';
 import { TOTAL_COUNT_HEADER } from '../query/total-count-header';
+import { NEXT_CURSOR_HEADER } from '../query/next-cursor-header';
+import { continueAfterCursor, nextCursor } from './list-cursor';
 
 const EMPTY_QUERY: ParsedQuery = {
   fields: null,
@@ -24,6 +26,8 @@ const EMPTY_QUERY: ParsedQuery = {
   page: null,
   offset: null,
   includeDeleted: false,
+  count: null,
+  cursor: null,
 };
 
 
@@ -62,8 +66,8 @@ export class CrudService<T extends ObjectLiteral> {
   async getMany(request: CrudRequest): Promise<Page<Partial<T>> | Partial<T>[]> {
     const query = this.validate(request.query);
     if (query.paginated) return this.findMany(request);
-    const { data, total } = await this.runtime.reader.list(query, this.allConditions(request, 'find'), this.related(request, 'find'));
-    request.setHeader?.(TOTAL_COUNT_HEADER, String(total));
+    const { data, total, after } = await this.runtime.reader.list(query, this.allConditions(request, 'find'), this.related(request, 'find'));
+    this.setListHeaders(request, total, nextCursor(query, request.query, after, this.runtime.cursors));
     return data as Partial<T>[];
   }
 
@@ -74,7 +78,7 @@ export class CrudService<T extends ObjectLiteral> {
 
   /** `GET /<entities>/:id`. */
   async findOne(id: Id, request: CrudRequest): Promise<Partial<T>> {
-    const query = this.validate({ ...request.query, where: null, sort: [], limit: null, page: null, offset: null });
+    const query = this.validate({ ...request.query, where: null, sort: [], limit: null, page: null, offset: null, count: null, cursor: null });
     this.assertPossibleId(id);
     const conditions = [this.idCondition(id), ...this.allConditions(request, 'get')];
     const record = await this.runtime.reader.one(query, conditions, this.related(request, 'get'));
@@ -204,20 +208,30 @@ export class CrudService<T extends ObjectLiteral> {
   }
 
   private async page(query: ValidatedQuery, request: CrudRequest): Promise<Page<Partial<T>>> {
-    const { data, total } = await this.runtime.reader.list(query, this.allConditions(request, 'find'), this.related(request, 'find'));
-    request.setHeader?.(TOTAL_COUNT_HEADER, String(total));
+    const { data, total, after } = await this.runtime.reader.list(query, this.allConditions(request, 'find'), this.related(request, 'find'));
+    const next = nextCursor(query, request.query, after, this.runtime.cursors);
+    this.setListHeaders(request, total, next);
     return {
       data: data as Partial<T>[],
       count: data.length,
       total,
-      page: query.page,
-      pageCount: Math.ceil(total / query.limit),
+      // A cursor page has no number: it starts after a row, not at an offset.
+      page: query.after ? null : query.page,
+      pageCount: total === null ? null : Math.ceil(total / query.limit),
+      nextCursor: next,
     };
+  }
+
+  /** `X-Total-Count` unless the count was skipped (`count=none`), `X-Next-Cursor` when more rows follow. */
+  private setListHeaders(request: CrudRequest, total: number | null, next: string | null): void {
+    if (total !== null) request.setHeader?.(TOTAL_COUNT_HEADER, String(total));
+    if (next !== null) request.setHeader?.(NEXT_CURSOR_HEADER, next);
   }
 
   private validate(query: ParsedQuery, alwaysPaginate = false): ValidatedQuery {
     const { pagination } = this.runtime.model.api;
-    return validateQuery(query, this.entity, this.runtime.entities, alwaysPaginate ? { ...pagination, alwaysPaginate } : pagination);
+    const validated = validateQuery(query, this.entity, this.runtime.entities, alwaysPaginate ? { ...pagination, alwaysPaginate } : pagination);
+    return continueAfterCursor(validated, query, this.runtime.cursors);
   }
 
   private idCondition(id: Id): RootCondition {

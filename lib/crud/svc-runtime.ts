@@ -6,6 +6,7 @@ import { SvcEventOutbox } from '../events/outbox/event-outbox';
 import { OutboxTransactions } from '../events/outbox/outbox-transactions';
 import { PublishingWriter } from '../events/publishing-writer';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
+import { CursorCodec } from '../query/cursor-codec';
 import type { EntityModel, ServiceModel } from '../schema/model';
 import { ScopeEnforcer } from '../scope/scope-enforcer';
 import { EntityPlans } from '../sql/entity-plan';
@@ -39,6 +40,8 @@ export class SvcRuntime {
     /** Users, memberships and sessions of `auth`. */
     readonly identity: SvcIdentityService,
     executor: SqlExecutor,
+    /** Signs and checks the `nextCursor` of lists (`SVC_CURSOR_SECRET`, see `resolveCursorKey()`). */
+    readonly cursors: CursorCodec,
     @Optional() eventOutbox?: SvcEventOutbox,
   ) {
     this.entities = new Map(model.entities.map((entity) => [entity.name, entity]));

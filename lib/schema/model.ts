@@ -192,7 +192,17 @@ export interface PaginationModel {
    * `offset` answers a plain array of at most `limit` (or `maxLimit`) rows, as @nestjsx/crud does.
    */
   readonly alwaysPaginate: boolean;
+  /** How `total` is computed when the query has no `count` parameter, default `exact`. */
+  readonly count: CountMode;
+  /** With `count=estimated`, a planner estimate below this is replaced by an exact count, default 10,000. */
+  readonly estimatedCountThreshold: number;
 }
+
+/**
+ * How a list computes `total`: `exact` (a `COUNT(*)`), `estimated` (the planner's estimate, exact below
+ * `estimatedCountThreshold`) or `none` (no count at all; `total` and `pageCount` are null).
+ */
+export type CountMode = 'exact' | 'estimated' | 'none';
 
 /** `api.put`: `merge` (default) writes the body over the stored row; `replace` resets omitted fields. */
 export type PutMode = 'merge' | 'replace';

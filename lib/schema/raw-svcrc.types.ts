@@ -75,12 +75,21 @@ export interface RawAuth {
   };
 }
 
+/** `api.pagination.count`: how a list's `total` is computed when the query has no `count`. */
+export type RawCountMode = 'exact' | 'estimated' | 'none';
+
 /** `api.put`: how PUT treats the fields a body omits. */
 export type RawPutMode = 'merge' | 'replace';
 
 export interface RawApi {
   readonly cors?: { readonly origin?: readonly string[]; readonly credentials?: boolean };
-  readonly pagination?: { readonly defaultLimit?: number; readonly maxLimit?: number; readonly alwaysPaginate?: boolean };
+  readonly pagination?: {
+    readonly defaultLimit?: number;
+    readonly maxLimit?: number;
+    readonly alwaysPaginate?: boolean;
+    readonly count?: RawCountMode;
+    readonly estimatedCountThreshold?: number;
+  };
   readonly put?: RawPutMode;
   readonly bodyLimit?: string;
   readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };

@@ -8,6 +8,7 @@ import { CRUD_OPERATIONS, type CrudOperation, type FieldType, type IdType, type 
 import type {
   RawApi,
   RawAuth,
+  RawCountMode,
   RawEntity,
   RawField,
   RawOnDelete,
@@ -31,6 +32,7 @@ const ID_TYPES: readonly IdType[] = ['integer', 'uuid'];
 const RELATIONSHIP_TYPES: readonly RawRelationshipType[] = ['ManyToOne', 'OneToMany'];
 const ON_DELETE_ACTIONS: readonly RawOnDelete[] = ['CASCADE', 'SET NULL', 'RESTRICT'];
 const PUT_MODES: readonly RawPutMode[] = ['merge', 'replace'];
+const COUNT_MODES: readonly RawCountMode[] = ['exact', 'estimated', 'none'];
 
 type JsonObject = { readonly [key: string]: unknown };
 
@@ -185,6 +187,8 @@ function readApi(value: unknown): RawApi | undefined {
       defaultLimit: integer(pagination.defaultLimit, 1),
       maxLimit: integer(pagination.maxLimit, 1),
       alwaysPaginate: boolean(pagination.alwaysPaginate),
+      count: oneOf(pagination.count, COUNT_MODES),
+      estimatedCountThreshold: integer(pagination.estimatedCountThreshold, 0),
     },
     put: oneOf(raw.put, PUT_MODES),
     bodyLimit: string(raw.bodyLimit),

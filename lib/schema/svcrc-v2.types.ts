@@ -5,7 +5,7 @@
  */
 import type { CrudRouteKey } from './crud-routes';
 import type { CrudOperation, FieldType, IdType, JsonValue } from './model';
-import type { RawOnDelete, RawPutMode, RawRelationshipType } from './raw-svcrc.types';
+import type { RawCountMode, RawOnDelete, RawPutMode, RawRelationshipType } from './raw-svcrc.types';
 
 export interface SvcrcV2Field {
   readonly name: string;
@@ -78,7 +78,13 @@ export interface SvcrcV2 {
   readonly relationships?: readonly SvcrcV2Relationship[];
   readonly api?: {
     readonly cors?: { readonly origin?: readonly string[]; readonly credentials?: boolean };
-    readonly pagination?: { readonly defaultLimit?: number; readonly maxLimit?: number; readonly alwaysPaginate?: boolean };
+    readonly pagination?: {
+      readonly defaultLimit?: number;
+      readonly maxLimit?: number;
+      readonly alwaysPaginate?: boolean;
+      readonly count?: RawCountMode;
+      readonly estimatedCountThreshold?: number;
+    };
     readonly put?: RawPutMode;
     readonly bodyLimit?: string;
     readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
