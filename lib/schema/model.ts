@@ -33,6 +33,8 @@ export interface FieldModel {
   readonly isEmail: boolean;
   /** `is_password`: stored as a slow hash, never returned, never usable in a query. */
   readonly isPassword: boolean;
+  /** `searchable`: a trigram index serves the substring operators (`$cont`, `$starts`, `$ends` and their `L` forms). */
+  readonly searchable: boolean;
   /** Allowed values, only for `enum`. */
   readonly values?: readonly string[];
   /** Default value; `undefined` when none is declared. */

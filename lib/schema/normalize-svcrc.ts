@@ -52,6 +52,7 @@ function normalizeField(raw: RawField, passwordByConvention: string | undefined)
     unique: raw.unique ?? false,
     isEmail: raw.is_email ?? false,
     isPassword: raw.is_password ?? (raw.name !== undefined && raw.name === passwordByConvention),
+    searchable: raw.searchable ?? false,
     ...(type === 'enum' && raw.values !== undefined ? { values: [...raw.values] } : {}),
     ...(raw.default !== undefined ? { default: raw.default } : {}),
     ...(raw.precision !== undefined ? { precision: raw.precision } : {}),

@@ -14,6 +14,7 @@ export interface SvcrcV2Field {
   readonly unique?: boolean;
   readonly is_email?: boolean;
   readonly is_password?: boolean;
+  readonly searchable?: boolean;
   readonly values?: readonly string[];
   readonly default?: JsonValue;
   readonly precision?: number;
