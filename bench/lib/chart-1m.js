@@ -22,8 +22,8 @@ function axis(max) {
 }
 
 const metricOf = (group) =>
-  group.ratios.some((ratio) => ratio.metric === 'latencyMean')
-    ? { key: 'latencyMean', label: 'mean latency per request, ms (1 connection; shorter is better)', unit: 'ms' }
+  group.ratios.some((ratio) => ratio.metric === 'msPerRequest')
+    ? { key: 'msPerRequest', label: 'time per request, ms (1 connection: 1,000 ÷ req/s; shorter is better)', unit: 'ms' }
     : { key: 'rps', label: 'throughput, requests/s (10 connections; longer is better)', unit: 'req/s' };
 
 function format(value, unit) {

@@ -26,7 +26,7 @@ function markdown1m(run) {
       `rows by \`generate_series\` in ${data.rowsSeconds.toFixed(1)} s, indexes ${data.indexSeconds.toFixed(1)} s, VACUUM ANALYZE ${data.analyzeSeconds.toFixed(1)} s.`,
     `- **Indexes on tasks**: ${data.taskIndexes.map((index) => `\`${index.replace(/^CREATE (UNIQUE )?INDEX /, '').replace(/ ON public\.tasks/, '')}\``).join(', ')}.`,
     `- **Load**: autocannon; per group, each contender gets a ${load.warmup} s warm-up, then ${load.duration} s timed as four rounds of ${load.duration / 4} s in mirrored order (A B C…, …C B A, twice), one contender under load at a time. ` +
-      'The deep-page group uses 1 connection (latency of one request), the others 10. Mean latency is over all timed requests.',
+      'The deep-page group uses 1 connection (latency of one request), the others 10. Time per request is connections ÷ req/s (Little\'s law; with 1 connection, the mean time of one request).',
     `- **Machine load** (1-min load average at the start of each group): ${Object.entries(run.loadAverages).map(([name, value]) => `${name} ${value}`).join(', ')}.`,
     `- **Features of ours** (asked of the running server): ${Object.entries(run.features).map(([name, state]) => `${name} ${state.ok ? '✅' : `❌ (${state.reason})`}`).join('; ')}.`,
     `- **Verification**: ${run.verification.checked} answers compared within their groups (same rows; same total where both count exactly) — ${run.verification.mismatches.length ? `**${run.verification.mismatches.length} MISMATCHES**` : 'all identical'}.`,
@@ -34,14 +34,17 @@ function markdown1m(run) {
   ];
   for (const group of run.groups) {
     lines.push(`## ${group.name}`, '', `<sub>${group.title.replace(/\|/g, '\\|')}</sub>`, '');
-    lines.push('| Contender | req/s | mean latency ms | p50 / p99 ms | server CPU µs/req | PostgreSQL CPU µs/req |', '|---|---:|---:|---:|---:|---:|');
+    lines.push(
+      '| Contender | req/s | time per request ms (connections ÷ req/s) | latency mean, p50 / p99 ms (autocannon, whole ms) | server CPU µs/req | PostgreSQL CPU µs/req |',
+      '|---|---:|---:|---:|---:|---:|',
+    );
     for (const contender of group.contenders) {
       const r = contender.result;
       if (!r) {
         lines.push(`| ${contender.label} | not measured: ${contender.skipped ?? 'answers differ'} | | | | |`);
         continue;
       }
-      lines.push(`| ${contender.label} | ${f1(r.rps)} | ${f2(r.latencyMean)} | ${r.p50} / ${r.p99} | ${f0(r.cpuUsPerRequest)} | ${f0(r.dbCpuUsPerRequest)} |`);
+      lines.push(`| ${contender.label} | ${f1(r.rps)} | ${f2(r.msPerRequest)} | ${f2(r.latencyMean)}, ${r.p50} / ${r.p99} | ${f0(r.cpuUsPerRequest)} | ${f0(r.dbCpuUsPerRequest)} |`);
     }
     lines.push('', ...group.ratios.map((ratio) => `- ${ratioText(ratio)}`), '');
   }

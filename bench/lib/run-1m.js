@@ -119,7 +119,7 @@ async function timeGroup(group, urls, pids, load, log) {
       rounds[contender.key].push(result);
     }
   }
-  const results = Object.fromEntries(runnable.map((contender) => [contender.key, combine(rounds[contender.key])]));
+  const results = Object.fromEntries(runnable.map((contender) => [contender.key, withTimePerRequest(combine(rounds[contender.key]), connections)]));
   for (const contender of runnable) {
     const r = results[contender.key];
     const failed = r.non2xx + r.errors;
@@ -129,6 +129,11 @@ async function timeGroup(group, urls, pids, load, log) {
     );
   }
   return results;
+}
+
+/** ms per request from the rate (closed loop: connections / req/s); autocannon's own latencies are whole milliseconds. */
+function withTimePerRequest(result, connections) {
+  return { ...result, msPerRequest: result.rps > 0 ? Math.round(((connections * 1000) / result.rps) * 100) / 100 : null };
 }
 
 function judge(group, results) {
@@ -243,4 +248,25 @@ async function run1m({ load, servers, groupNames, outName, context, log }) {
   return run;
 }
 
-module.exports = { run1m };
+/** Recomputes the ratios of a stored run from its results (after a change of metric), and rewrites its .md and .svg. */
+function rejudge(jsonFile) {
+  const run = JSON.parse(fs.readFileSync(jsonFile, 'utf8'));
+  const definitions = groups1m({});
+  for (const group of run.groups) {
+    const results = {};
+    for (const contender of group.contenders) {
+      if (!contender.result) continue;
+      contender.result = withTimePerRequest(contender.result, group.connections);
+      results[contender.key] = contender.result;
+    }
+    group.ratios = judge(definitions.find((definition) => definition.name === group.name), results);
+  }
+  fs.writeFileSync(jsonFile, `${JSON.stringify(run, null, 2)}\n`);
+  fs.writeFileSync(jsonFile.replace(/\.json$/, '.md'), markdown1m(run));
+  writeChart1m(jsonFile);
+}
+
+module.exports = { run1m, rejudge };
+
+// `node bench/lib/run-1m.js --rejudge bench/results/latest-1m.json`
+if (require.main === module && process.argv[2] === '--rejudge') rejudge(path.resolve(process.argv[3]));

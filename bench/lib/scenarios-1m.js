@@ -69,7 +69,7 @@ function groups1m(context) {
     {
       name: '1m-deep-page',
       title: `GET ${DEEP_PAGE_PATH} — page 1, and pages 1,991–2,010 by cursor and by page (OFFSET ≈ 50,000)`,
-      // One connection: the latency of a request, not of a queue of ten.
+      // One connection: the time of one request, not of a queue of ten (1,000 / req/s: autocannon's latencies are whole ms).
       connections: 1,
       contenders: [
         { key: 'ours-first', server: 'ours', label: 'ours first page', requires: ['count'], total: 'none', same: 'first', next: () => get(DEEP_PAGE_PATH) },
@@ -87,9 +87,9 @@ function groups1m(context) {
         { key: 'floor-offset', server: 'floor', label: 'floor page=≈2,000 (OFFSET)', requires: [], total: 'none', same: 'deep', next: (random) => get(`${DEEP_PAGE_PATH}&page=${deepPage(random)}`) },
       ],
       ratios: [
-        { name: 'ours cursor page ≈2,000 / ours first page (mean latency)', of: 'ours-cursor', to: 'ours-first', metric: 'latencyMean', target: 1.5, better: 'lower' },
-        { name: 'ours OFFSET page ≈2,000 / ours first page (mean latency)', of: 'ours-offset', to: 'ours-first', metric: 'latencyMean' },
-        { name: 'floor OFFSET page ≈2,000 / floor first page (mean latency)', of: 'floor-offset', to: 'floor-first', metric: 'latencyMean' },
+        { name: 'ours cursor page ≈2,000 / ours first page (time per request)', of: 'ours-cursor', to: 'ours-first', metric: 'msPerRequest', target: 1.5, better: 'lower' },
+        { name: 'ours OFFSET page ≈2,000 / ours first page (time per request)', of: 'ours-offset', to: 'ours-first', metric: 'msPerRequest' },
+        { name: 'floor OFFSET page ≈2,000 / floor first page (time per request)', of: 'floor-offset', to: 'floor-first', metric: 'msPerRequest' },
       ],
     },
     countGroup(false),
