@@ -174,7 +174,7 @@ describe.each(DATABASE_KINDS)('plain-array lists carry the next cursor in X-Next
   let http: ReturnType<typeof httpClient>;
 
   beforeAll(async () => {
-    running = await startApp(kind, (env) => opsAppModule(env));
+    running = await startApp(kind, (env) => opsAppModule(env), 'express', observed);
     http = httpClient(running.app);
     await http()
       .post('/notes/bulk')
@@ -196,6 +196,24 @@ describe.each(DATABASE_KINDS)('plain-array lists carry the next cursor in X-Next
     expect(last.body.data.map((note: { text: string }) => note.text)).toEqual(['a']);
     expect(last.body.nextCursor).toBeNull();
     expect(last.headers['x-next-cursor']).toBeUndefined();
+  });
+
+  it('count=estimated above the threshold answers the planner estimate, with no COUNT', async () => {
+    const dataSource = running.app.get(DataSource);
+    await dataSource.query(`INSERT INTO notes (text) SELECT 'n' || g FROM generate_series(1, 12000) g`);
+    await dataSource.query('ANALYZE notes');
+    const executor = running.app.get(SqlExecutor) as ObservedExecutor;
+    executor.take();
+    const res = await http().get('/notes?count=estimated&page=2&limit=5').expect(200);
+    const texts = executor.take();
+    expect(texts.some((text) => text.startsWith('EXPLAIN (FORMAT JSON)'))).toBe(true);
+    expect(texts.filter((text) => text.includes('COUNT('))).toEqual([]);
+    // ANALYZE read every row: the estimate is close to the 12,005 rows, whatever it exactly is.
+    expect(res.body.total).toBeGreaterThanOrEqual(10_000);
+    expect(res.body.total).toBeLessThan(15_000);
+    expect(res.body.pageCount).toBe(Math.ceil(res.body.total / 5));
+    expect(res.headers['x-total-count']).toBe(String(res.body.total));
+    await dataSource.query(`DELETE FROM notes WHERE text LIKE 'n%'`);
   });
 
   it('count=none on a plain array: no X-Total-Count header', async () => {

@@ -193,6 +193,19 @@ describe('semantic checks', () => {
     ]);
   });
 
+  it('checks api.pagination.count and estimatedCountThreshold', () => {
+    expect(problems({ ...auth, api: { pagination: { count: 'estimated', estimatedCountThreshold: 0 } } })).toEqual([]);
+    expect(problems({ ...auth, api: { pagination: { count: 'approximate', estimatedCountThreshold: -1 } } })).toEqual([
+      { path: 'api.pagination.count', message: 'must be one of "exact", "estimated", "none" (got "approximate")' },
+      { path: 'api.pagination.estimatedCountThreshold', message: expect.stringContaining('-1') },
+    ]);
+  });
+
+  it('takes api.pagination.count and estimatedCountThreshold into the model', () => {
+    const result = parseSvcrc(JSON.stringify({ ...auth, api: { pagination: { count: 'none', estimatedCountThreshold: 500 } } }));
+    expect(result.ok && result.model.api.pagination).toMatchObject({ count: 'none', estimatedCountThreshold: 500 });
+  });
+
   it('scopes the organization table by its own id, implicitly or with scopeBy "id"', () => {
     for (const organization of [{ name: 'Organization' }, { name: 'Organization', scopeBy: 'id' }]) {
       const result = parseSvcrc(JSON.stringify({ ...auth, entities: [...auth.entities.slice(0, 3), organization] }));

@@ -241,7 +241,7 @@ describe('normalizing the full fixture', () => {
     });
     expect(full.api).toEqual({
       cors: { origin: ['http://localhost:5173', 'https://app.example.com'], credentials: true },
-      pagination: { defaultLimit: 20, maxLimit: 200, alwaysPaginate: false },
+      pagination: { defaultLimit: 20, maxLimit: 200, alwaysPaginate: false, count: 'exact', estimatedCountThreshold: 10_000 },
       put: 'merge',
       bodyLimit: '2mb',
       rateLimit: { ttl: 60, limit: 300 },
