@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { synchronizeSearchIndexes } from '../../lib/database/search-indexes';
 import { SqlExecutor } from '../../lib/sql/sql-executor';
 import type { Statement } from '../../lib/sql/statement';
 import { reliabilityAppModule } from '../apps/reliability/src/app.module';
@@ -69,6 +70,18 @@ describe.each(DATABASE_KINDS)('searchable fields (%s)', (kind) => {
       { indexname: 'svc_trgm_items_note', indexdef: expect.stringContaining('USING gin (note gin_trgm_ops)') },
       { indexname: 'svc_trgm_items_title', indexdef: expect.stringContaining('USING gin (title gin_trgm_ops)') },
     ]);
+  });
+
+  it('synchronization re-creates a missing trigram index and drops those no field asks for (text and enum)', async () => {
+    await dataSource.query('DROP INDEX "svc_trgm_items_title"');
+    await dataSource.query('CREATE INDEX "svc_trgm_items_kind" ON "items" USING gin (svc_enum_text("kind") gin_trgm_ops)');
+    await dataSource.query('CREATE INDEX "svc_trgm_orgs_name" ON "orgs" USING gin ("name" gin_trgm_ops)');
+    // What startup runs after TypeORM's synchronization with DATABASE_SYNC=true.
+    await synchronizeSearchIndexes(dataSource);
+    const indexes: { indexname: string }[] = await dataSource.query(
+      "SELECT indexname FROM pg_indexes WHERE indexdef LIKE '%gin_trgm_ops%' ORDER BY indexname",
+    );
+    expect(indexes.map((index) => index.indexname)).toEqual(['svc_trgm_items_mood', 'svc_trgm_items_note', 'svc_trgm_items_title']);
   });
 
   it.each<[string, string, string[]]>([

@@ -215,12 +215,13 @@ describe('normalizing the full fixture', () => {
       unique: false,
       isEmail: false,
       isPassword: false,
+      searchable: false,
       default: 1.5,
       precision: 6,
       scale: 2,
     });
     expect(task.fields[3].default).toEqual({ labels: [] });
-    expect(Object.keys(task.fields[0])).toEqual(['name', 'type', 'nullable', 'unique', 'isEmail', 'isPassword']);
+    expect(Object.keys(task.fields[0])).toEqual(['name', 'type', 'nullable', 'unique', 'isEmail', 'isPassword', 'searchable']);
     expect(entity(full, 'Organization').fields[0].description).toBe('Display name of the organization.');
   });
 
@@ -306,6 +307,7 @@ describe('defaults', () => {
       unique: false,
       isEmail: false,
       isPassword: false,
+      searchable: false,
     });
     expect(entity(minimal, 'LoanItem').fields).toEqual([]);
   });

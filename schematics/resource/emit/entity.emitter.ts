@@ -34,7 +34,14 @@ function columnMember(entity: EntityModel, column: ColumnModel, scope: ImportSco
   }
   const hidden = column.field?.isPassword === true;
   const api = hidden ? `@${scope.ref('@nestjs/swagger', 'ApiHideProperty')}()` : entityApiProperty(entity, column, apiProperty());
-  return [api, hardline, ...searchIndex(entity, column, scope), call(`@${typeorm('Column')}`, [columnOptions(entity, column)]), hardline, property];
+  return [
+    api,
+    hardline,
+    ...searchIndex(entity, column, scope),
+    call(`@${typeorm('Column')}`, [columnOptions(entity, column)]),
+    hardline,
+    property,
+  ];
 }
 
 /**
