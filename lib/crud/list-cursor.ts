@@ -1,5 +1,6 @@
 import { type CursorCodec, whereDigest } from '../query/cursor-codec';
 import { keysetSort, sortSignature } from '../query/keyset-sort';
+import { isKeysetText } from '../query/keyset-value';
 import { QueryError, quote } from '../query/query.error';
 import type { ParsedQuery, ValidatedQuery } from '../query/query.types';
 
@@ -26,7 +27,13 @@ export function continueAfterCursor(query: ValidatedQuery, parsed: ParsedQuery, 
     );
   }
   // Signed values have the right shape; checked anyway, since a key may leak.
-  const fits = content.after.length === keys.length && keys.every((key, i) => content.after[i] !== null || key.column.relationPath.length > 0 || key.column.column.nullable);
+  const fits =
+    content.after.length === keys.length &&
+    keys.every((key, i) => {
+      const value = content.after[i];
+      if (value === null || value === undefined) return key.column.relationPath.length > 0 || key.column.column.nullable;
+      return isKeysetText(key.column.column, value);
+    });
   if (!fits) throw new QueryError('cursor', 'does not fit this list: send the nextCursor of a previous answer unchanged');
   return { ...query, after: content.after };
 }

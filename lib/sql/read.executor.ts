@@ -55,8 +55,9 @@ export interface ListResult {
 }
 
 /**
- * Runs read queries: one statement for the page of root rows and its total
- * (a scalar COUNT sub-query with `count=exact`; see `list()` for the other modes), plus one statement per to-many join, keyed by parent ids.
+ * Runs read queries: one statement for the page of root rows and its total (a scalar COUNT
+ * sub-query with `count=exact`; see `list()` for the other modes), plus one statement per
+ * to-many join, keyed by parent ids.
  * The SQL is written here from the entity plans (every identifier escaped from metadata,
  * every value a `$n` parameter) and run by `SqlExecutor` as a prepared statement.
  */
