@@ -83,9 +83,12 @@ async function existingSearchIndexes(dataSource: DataSource): Promise<ExistingIn
   return rows;
 }
 
-async function hasFunction(dataSource: DataSource, name: string): Promise<boolean> {
-  const rows: unknown[] = await dataSource.query('SELECT 1 FROM pg_proc WHERE proname = $1', [name]);
-  return rows.length > 0;
+/** Whether the search path reaches the enum-text function (the index expression names it unqualified). */
+async function hasEnumTextFunction(dataSource: DataSource): Promise<boolean> {
+  const rows: { found: boolean }[] = await dataSource.query('SELECT to_regprocedure($1) IS NOT NULL AS "found"', [
+    `${ENUM_TEXT_FUNCTION}(anyenum)`,
+  ]);
+  return rows[0]?.found === true;
 }
 
 async function hasExtension(dataSource: DataSource): Promise<boolean> {
@@ -127,7 +130,7 @@ export async function searchIndexChanges(
   if (missing.length > 0) {
     if (!(await hasExtension(dataSource))) after.upQueries.push(query(CREATE_EXTENSION));
     const enumIndexes = missing.some((index) => index.create.includes(`${ENUM_TEXT_FUNCTION}(`));
-    if (enumIndexes && !(await hasFunction(dataSource, ENUM_TEXT_FUNCTION))) {
+    if (enumIndexes && !(await hasEnumTextFunction(dataSource))) {
       after.upQueries.push(query(CREATE_ENUM_TEXT_FUNCTION));
     }
     for (const index of missing) {
@@ -163,7 +166,10 @@ export async function synchronizeSearchIndexes(dataSource: DataSource): Promise<
   const { before, after } = await searchIndexChanges(dataSource);
   const statements = [...before.upQueries, ...after.upQueries];
   if (statements.length === 0) return;
+  // Tolerant of another instance starting at the same time and doing the same.
+  const idempotent = (text: string): string =>
+    text.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS ').replace(/^DROP INDEX /, 'DROP INDEX IF EXISTS ');
   await dataSource.transaction(async (manager) => {
-    for (const statement of statements) await manager.query(statement.query);
+    for (const statement of statements) await manager.query(idempotent(statement.query));
   });
 }
