@@ -87,7 +87,7 @@ function markdown(run) {
     '',
     `- **Machine**: ${m.cpu}, ${m.cores} cores, ${m.ramGb} GB RAM, ${m.os}. Server, load generator and PostgreSQL share it.`,
     `- **Versions**: ${Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ')}.`,
-    `- **Data**: ${data.organizations} organizations, ${data.projects.toLocaleString('en-US')} projects, ${data.tasks.toLocaleString('en-US')} tasks (FK indexes; no text index), seeded in ${data.seedSeconds.toFixed(1)} s.`,
+    `- **Data**: ${data.organizations} organizations, ${data.projects.toLocaleString('en-US')} projects, ${data.tasks.toLocaleString('en-US')} tasks (FK indexes; no index on the searched columns; the trigram index on \`summary\`, NULL here, is for the 1M groups), seeded in ${data.seedSeconds.toFixed(1)} s.`,
     `- **Load**: autocannon, ${load.connections} connections; after a 1 s pass of every read scenario on every server (JIT warm-up), per scenario each server gets a ${load.warmup} s warm-up, then ${load.duration} s timed as four rounds of ${load.duration / 4} s in mirrored order (${mirrored}, ${mirrored}), one server under load at a time; PostgreSQL pool 20 for every server. req/s = all requests / all timed seconds; latencies are the mean of the rounds' percentiles.`,
     `- **Machine load** (1-min load average at the start of each scenario; the bench itself accounts for about 2-3): ${Object.values(run.loadAverages).join(', ')}.`,
     `- **ours** built from ${run.ours.source}; generated from \`bench/.svcrc\` at bench time, \`LOG_LEVEL=warn\` (no per-request log line). **floor** computes totals with ${run.floorTotal === 'subquery' ? 'a scalar COUNT sub-query' : 'COUNT(*) OVER()'}, as ours does.`,
