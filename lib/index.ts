@@ -47,6 +47,8 @@ export { createCrudRequest } from './crud/create-crud-request';
 export type { CreateCrudRequestOptions } from './crud/create-crud-request';
 /** What a generated handler passes to its service: the parsed query and the caller. */
 export type { CrudRequest } from './interfaces/crud-request.interface';
+/** `If-Match` and `If-None-Match` of a request by id, as `CrudRequest.preconditions` carries them. */
+export type { EntityTag, EntityTagCondition, RequestPreconditions } from './interfaces/preconditions.interface';
 /** A page of a list: `data`, `count`, `total`, `page`, `pageCount`. */
 export type { Page } from './interfaces/page.interface';
 /** The authenticated caller: `userId`, `organizationId`, `roles` and the token's other claims. */

@@ -11,11 +11,12 @@ import { IdentityRules } from '../scope/identity-rules';
 import type { ScopeEnforcer } from '../scope/scope-enforcer';
 import type { SvcRuntime } from './svc-runtime';
 import type { EntityPlan } from '../sql/entity-plan';
-import { INT4_MAX } from '../sql/predicates';
+import { INT4_MAX, rowStateSql } from '../sql/predicates';
 import type { RelatedCondition, RootCondition } from '../sql/conditions';
 import { TOTAL_COUNT_HEADER } from '../query/total-count-header';
 import { NEXT_CURSOR_HEADER } from '../query/next-cursor-header';
 import { continueAfterCursor, nextCursor } from './list-cursor';
+import { RecordPreconditions } from './record-preconditions';
 
 const EMPTY_QUERY: ParsedQuery = {
   fields: null,
@@ -45,6 +46,7 @@ export class CrudService<T extends ObjectLiteral> {
   protected readonly entity: EntityModel;
   private readonly scope: ScopeEnforcer;
   private readonly identity: IdentityRules;
+  private readonly preconditions: RecordPreconditions;
 
   constructor(
     protected readonly repository: Repository<T>,
@@ -54,6 +56,7 @@ export class CrudService<T extends ObjectLiteral> {
     this.entity = runtime.entity(entityName);
     this.scope = runtime.scope;
     this.identity = new IdentityRules(runtime.model);
+    this.preconditions = new RecordPreconditions(runtime.model.api.requireIfMatch);
   }
 
   /**
@@ -76,19 +79,21 @@ export class CrudService<T extends ObjectLiteral> {
     return this.page(this.validate(request.query, true), request);
   }
 
-  /** `GET /<entities>/:id`. */
+  /** `GET /<entities>/:id`, with the record's `ETag` (`If-None-Match` is answered by `@CrudOperation('get')`). */
   async findOne(id: Id, request: CrudRequest): Promise<Partial<T>> {
     const query = this.validate({ ...request.query, where: null, sort: [], limit: null, page: null, offset: null, count: null, cursor: null });
     this.assertPossibleId(id);
     const conditions = [this.idCondition(id), ...this.allConditions(request, 'get')];
     const record = await this.runtime.reader.one(query, conditions, this.related(request, 'get'));
     if (!record) throw await this.missing(id, request, 'get');
+    this.preconditions.sendTag(request, record, request.query.fields !== null || query.joins.length > 0);
     return record as Partial<T>;
   }
 
   /** `POST /<entities>`. */
   async createOne(body: object, request: CrudRequest): Promise<Partial<T>> {
     const [created] = await this.runtime.writerFor(request).insert(this.plan, [await this.createValues(body, request)]);
+    this.preconditions.sendTag(request, created);
     return created as Partial<T>;
   }
 
@@ -115,18 +120,26 @@ export class CrudService<T extends ObjectLiteral> {
     return this.write(id, body, request, this.runtime.model.api.put === 'replace');
   }
 
-  /** `DELETE /<entities>/:id` (soft when the entity has `softDelete`). */
+  /** `DELETE /<entities>/:id` (soft when the entity has `softDelete`), with `If-Match` when sent. */
   async deleteOne(id: Id, request: CrudRequest): Promise<void> {
+    const versioned = this.preconditions.conditions(request, `Deleting ${this.entity.name} ${id}`);
     this.assertPossibleId(id);
-    const deleted = await this.runtime.writerFor(request).delete(this.plan, id, this.allConditions(request, 'delete'));
+    const conditions = [...this.allConditions(request, 'delete'), ...versioned];
+    const deleted = await this.runtime.writerFor(request).delete(this.plan, id, conditions);
     if (!deleted) throw await this.missing(id, request, 'delete');
   }
 
-  /** `PATCH /<entities>/:id/recover`: restores a soft-deleted record. */
+  /** `PATCH /<entities>/:id/recover`: restores a soft-deleted record (`If-Match`: the version of the deleted row). */
   async recoverOne(id: Id, request: CrudRequest): Promise<Partial<T>> {
+    const versioned = this.preconditions.conditions(request, `Recovering ${this.entity.name} ${id}`);
     this.assertPossibleId(id);
-    const record = await this.runtime.writerFor(request).recover(this.plan, id, this.allConditions(request, 'update'));
-    if (!record) throw new NotFoundException(`${this.entity.name} ${id} not found among deleted records`);
+    const conditions = [...this.allConditions(request, 'update'), ...versioned];
+    const record = await this.runtime.writerFor(request).recover(this.plan, id, conditions);
+    if (!record) {
+      if (versioned.length > 0 && (await this.exists(id, request, 'update', true))) throw this.preconditions.failed(`${this.entity.name} ${id}`);
+      throw new NotFoundException(`${this.entity.name} ${id} not found among deleted records`);
+    }
+    this.preconditions.sendTag(request, record);
     return record as Partial<T>;
   }
 
@@ -153,8 +166,9 @@ export class CrudService<T extends ObjectLiteral> {
   }
 
   private async write(id: Id, body: object, request: CrudRequest, replace: boolean): Promise<Partial<T>> {
+    const versioned = this.preconditions.conditions(request, `Changing ${this.entity.name} ${id}`);
     this.assertPossibleId(id);
-    const conditions = this.allConditions(request, 'update');
+    const conditions = [...this.allConditions(request, 'update'), ...versioned];
     const values = await this.prepareUpdate(body, request);
     this.identity.checkWrite(this.entity, body, values, request, 'update', id);
     await this.scope.prepareWrite(this.entity, values, request, 'update', replace);
@@ -165,6 +179,7 @@ export class CrudService<T extends ObjectLiteral> {
     if (!record) throw await this.missing(id, request, 'update');
     // A new password ends every session of the user: whoever knew the old one is logged out.
     if (passwordChanged && this.identity.kindOf(this.entity) === 'user') await this.runtime.identity.revokeUserSessions(String(id));
+    this.preconditions.sendTag(request, record);
     return record as Partial<T>;
   }
 
@@ -244,13 +259,26 @@ export class CrudService<T extends ObjectLiteral> {
 
   /**
    * The error for a by-id miss: 403 when a live row with this id exists outside the caller's
-   * scope, 404 when there is no such row (or it is only hidden by `conditions()`).
+   * scope, 404 when there is no such row (or it is only hidden by `conditions()`), 412 when the
+   * row is there, in scope, and only the `If-Match` of a write did not match. Scope is decided
+   * first, so a tag sent for another tenant's row never tells whether it matched.
    */
   protected async missing(id: Id, request: CrudRequest, operation: CrudOperation): Promise<Error> {
     if (await this.scope.outsideScope(this.entity, id, request, operation)) {
       return new ScopeViolationException(`${this.entity.name} ${id} is outside your scope`);
     }
+    if (operation !== 'get' && this.preconditions.versioned(request) && (await this.exists(id, request, operation, false))) {
+      return this.preconditions.failed(`${this.entity.name} ${id}`);
+    }
     return this.notFound(id);
+  }
+
+  /** Whether the caller may reach the row with this id: live, or with `deleted` soft-deleted. */
+  private async exists(id: Id, request: CrudRequest, operation: CrudOperation, deleted: boolean): Promise<boolean> {
+    const conditions = [this.idCondition(id), ...this.allConditions(request, operation)];
+    // Without soft delete no row is ever a deleted one.
+    if (deleted) conditions.push((root) => rowStateSql(root, 'deleted') ?? 'FALSE');
+    return this.runtime.reader.exists({ ...this.emptyQuery(), includeDeleted: deleted }, conditions);
   }
 
   protected notFound(id: Id): NotFoundException {

@@ -4,6 +4,7 @@ import type { DatabaseConfig, PostgresEndpoint } from './database-config';
 import { isDatabaseUnavailableError } from './database-errors';
 import { synchronizeWithoutDrops } from './guarded-synchronize';
 import { openPglite } from './pglite-connection';
+import { synchronizeSearchIndexes } from './search-indexes';
 
 /** How long a new PostgreSQL connection may take before it fails, so a dead database fails fast. */
 export const CONNECT_TIMEOUT_MS = 5_000;
@@ -129,6 +130,8 @@ export async function createDataSource(
   try {
     await dataSource.initialize();
     if (config.type === 'postgres' && config.synchronize) await synchronizeWithoutDrops(dataSource, config.allowDrop);
+    // After TypeORM's synchronization (PGlite's runs inside initialize()): the indexes need their columns.
+    if (config.synchronize) await synchronizeSearchIndexes(dataSource);
   } catch (error) {
     await dataSource.destroy().catch(() => undefined);
     throw error;

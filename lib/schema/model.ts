@@ -33,6 +33,8 @@ export interface FieldModel {
   readonly isEmail: boolean;
   /** `is_password`: stored as a slow hash, never returned, never usable in a query. */
   readonly isPassword: boolean;
+  /** `searchable`: a trigram index serves the substring operators (`$cont`, `$starts`, `$ends` and their `L` forms). */
+  readonly searchable: boolean;
   /** Allowed values, only for `enum`. */
   readonly values?: readonly string[];
   /** Default value; `undefined` when none is declared. */
@@ -231,6 +233,8 @@ export interface ServiceModel {
     readonly rateLimit: RateLimitModel | null;
     /** Serve the OpenAPI page at `/_docs` (`/_docs-json`, `/_docs-yaml`), default true. */
     readonly docs: boolean;
+    /** Writes by id (PATCH, PUT, DELETE, recover) without `If-Match` answer 428, default false. */
+    readonly requireIfMatch: boolean;
   };
   readonly database: { readonly pool: { readonly max: number } };
   /** Domain events on for every entity (entities may still opt in one by one). */

@@ -40,6 +40,7 @@ export const SVCRC_DEFAULTS = {
   put: 'merge' as PutMode,
   bodyLimit: '1mb',
   docs: true,
+  requireIfMatch: false,
   poolMax: 20,
 } as const;
 
@@ -52,6 +53,7 @@ function normalizeField(raw: RawField, passwordByConvention: string | undefined)
     unique: raw.unique ?? false,
     isEmail: raw.is_email ?? false,
     isPassword: raw.is_password ?? (raw.name !== undefined && raw.name === passwordByConvention),
+    searchable: raw.searchable ?? false,
     ...(type === 'enum' && raw.values !== undefined ? { values: [...raw.values] } : {}),
     ...(raw.default !== undefined ? { default: raw.default } : {}),
     ...(raw.precision !== undefined ? { precision: raw.precision } : {}),
@@ -289,6 +291,7 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
       put: api?.put ?? SVCRC_DEFAULTS.put,
       bodyLimit: api?.bodyLimit ?? SVCRC_DEFAULTS.bodyLimit,
       docs: api?.docs ?? SVCRC_DEFAULTS.docs,
+      requireIfMatch: api?.requireIfMatch ?? SVCRC_DEFAULTS.requireIfMatch,
       rateLimit:
         api?.rateLimit?.ttl !== undefined && api.rateLimit.limit !== undefined
           ? { ttl: api.rateLimit.ttl, limit: api.rateLimit.limit }

@@ -16,6 +16,7 @@ export interface RawField {
   readonly unique?: boolean;
   readonly is_email?: boolean;
   readonly is_password?: boolean;
+  readonly searchable?: boolean;
   readonly values?: readonly string[];
   /** `undefined` when absent; JSON `null` is kept as `null`. */
   readonly default?: JsonValue;
@@ -94,6 +95,7 @@ export interface RawApi {
   readonly bodyLimit?: string;
   readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
   readonly docs?: boolean;
+  readonly requireIfMatch?: boolean;
 }
 
 export interface RawSvcrc {

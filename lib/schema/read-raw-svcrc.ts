@@ -87,6 +87,7 @@ function readField(value: unknown): RawField {
     unique: boolean(raw.unique),
     is_email: boolean(raw.is_email),
     is_password: boolean(raw.is_password),
+    searchable: boolean(raw.searchable),
     values: strings(raw.values),
     default: raw.default as JsonValue | undefined,
     // Out of range is kept: it still answers "is a precision given?"; checks compare only valid ones.
@@ -194,6 +195,7 @@ function readApi(value: unknown): RawApi | undefined {
     bodyLimit: string(raw.bodyLimit),
     rateLimit: rateLimit && { ttl: integer(rateLimit.ttl, 1), limit: integer(rateLimit.limit, 1) },
     docs: boolean(raw.docs),
+    requireIfMatch: boolean(raw.requireIfMatch),
   };
 }
 

@@ -14,6 +14,7 @@ export interface SvcrcV2Field {
   readonly unique?: boolean;
   readonly is_email?: boolean;
   readonly is_password?: boolean;
+  readonly searchable?: boolean;
   readonly values?: readonly string[];
   readonly default?: JsonValue;
   readonly precision?: number;
@@ -89,6 +90,7 @@ export interface SvcrcV2 {
     readonly bodyLimit?: string;
     readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
     readonly docs?: boolean;
+    readonly requireIfMatch?: boolean;
   };
   readonly database?: { readonly pool?: { readonly max?: number } };
 }
