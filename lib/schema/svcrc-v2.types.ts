@@ -39,6 +39,7 @@ export interface SvcrcV2Entity {
   readonly joins?: readonly string[];
   readonly eagerJoins?: readonly string[];
   readonly events?: boolean;
+  readonly bulkWrites?: boolean;
 }
 
 export interface SvcrcV2Relationship {
@@ -91,6 +92,7 @@ export interface SvcrcV2 {
     readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
     readonly docs?: boolean;
     readonly requireIfMatch?: boolean;
+    readonly bulkWriteLimit?: number;
   };
   readonly database?: { readonly pool?: { readonly max?: number } };
 }

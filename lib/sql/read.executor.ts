@@ -150,6 +150,20 @@ export class ReadExecutor {
     return (await this.count(buildJoinTree({ ...query, joins: [] }, this.plans), query, conditions, NO_RELATED)) > 0;
   }
 
+  /**
+   * The FROM (root and to-one joins, as the list joins them) and WHERE of a list's query, for the
+   * statements that write exactly the rows that list matches; `root` is the root table's alias.
+   */
+  matching(
+    query: ValidatedQuery,
+    conditions: readonly RootCondition[],
+    related: RelatedCondition,
+    sql: SqlContext,
+  ): { root: AliasedEntity; from: string; where: string } {
+    const selection = this.rootSelection(buildJoinTree(query, this.plans), query, conditions, related, sql, false);
+    return { root: selection.aliases.get('')!, from: selection.from, where: selection.where };
+  }
+
   private async count(
     tree: JoinNode,
     query: ValidatedQuery,

@@ -248,6 +248,7 @@ describe('normalizing the full fixture', () => {
       rateLimit: { ttl: 60, limit: 300 },
       docs: true,
       requireIfMatch: false,
+      bulkWriteLimit: 1000,
     });
     expect(full.database).toEqual({ pool: { max: 10 } });
   });
