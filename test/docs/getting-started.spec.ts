@@ -67,7 +67,10 @@ function settledSince(): (output: string) => boolean {
   return (output) => {
     const ready = output.lastIndexOf('✔ Ready on');
     const compiled = output.lastIndexOf('✔ Compiled with no errors');
-    if (compiled === -1 || ready < output.lastIndexOf('↻ Restarting the application')) return false;
+    const restarted = output.lastIndexOf('↻ Restarting the application');
+    // A schema change always restarts the application: until that restart is ready, the old schema still serves
+    // (on a loaded machine the compiler can finish before svc dev has even begun the restart).
+    if (compiled === -1 || restarted === -1 || ready < restarted) return false;
     if (ready > compiled) return true;
     pendingSince ??= Date.now();
     return Date.now() - pendingSince >= 2_000;
