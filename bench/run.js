@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// npm run bench [-- options]: seeds PostgreSQL, checks that ours (Express), ours-fastify (the same app on
-// Nest's Fastify adapter), reference and floor answer the same data, loads each in turn with autocannon, times the generator and the sample's cold start, and
+// npm run bench [-- options]: seeds PostgreSQL, checks that ours (the default app of svc init: Fastify), ours-express (the same
+// app on Nest's Express adapter), reference and floor answer the same data, loads each in turn with autocannon, times the generator and the sample's cold start, and
 // writes bench/results/latest.{md,json}. Options (any of them writes bench/results/<out>.* instead):
 //   --quick                 2 s timed windows, 1 s warm-up (smoke run)
-//   --scenarios=a,b         only these scenarios          --servers=ours,ours-fastify,reference,floor   only these
+//   --scenarios=a,b         only these scenarios          --servers=ours,ours-express,reference,floor   only these
 //   --patch=file.patch      build ours from lib/ with this patch applied (repeatable)
 //   --floor-total=window    floor computes totals with COUNT(*) OVER(), as lib/ did before 7ee4d9a (default: subquery)
 //   --profile               CPU-profile ours per scenario instead of comparing; writes <out>-profile.md

@@ -47,6 +47,8 @@ export { createCrudRequest } from './crud/create-crud-request';
 export type { CreateCrudRequestOptions } from './crud/create-crud-request';
 /** What a generated handler passes to its service: the parsed query and the caller. */
 export type { CrudRequest } from './interfaces/crud-request.interface';
+/** `If-Match` and `If-None-Match` of a request by id, as `CrudRequest.preconditions` carries them. */
+export type { EntityTag, EntityTagCondition, RequestPreconditions } from './interfaces/preconditions.interface';
 /** A page of a list: `data`, `count`, `total`, `page`, `pageCount`. */
 export type { Page } from './interfaces/page.interface';
 /** The authenticated caller: `userId`, `organizationId`, `roles` and the token's other claims. */
@@ -165,6 +167,14 @@ export { ApiSelectionQuery } from './swagger/api-crud.decorators';
 export { ApiPaginatedResponse } from './swagger/api-crud.decorators';
 /** Documents a bulk-create body in `/_docs`. */
 export { ApiBulkBody } from './swagger/api-crud.decorators';
+/** Documents `onConflict` of `POST /<entities>/bulk` (upsert by a unique field). */
+export { ApiUpsertQuery } from './swagger/api-crud.decorators';
+/** Documents the query of `PATCH` and `DELETE /<entities>?filter=...`. */
+export { ApiFilterWriteQuery } from './swagger/api-crud.decorators';
+/** Documents the `{ affected, data? }` answer of the by-filter writes. */
+export { ApiFilterWriteResponse } from './swagger/api-crud.decorators';
+/** The answer of `PATCH` and `DELETE /<entities>?filter=...`. */
+export type { FilterWriteResponse } from './crud/bulk-write-checks';
 /** The error envelope, as an OpenAPI schema. */
 export { ErrorEnvelopeDto } from './swagger/error-envelope.dto';
 /** One validation error entry, as an OpenAPI schema. */

@@ -1,4 +1,4 @@
-import { NotFoundException } from '@nestjs/common';
+import { BadRequestException, NotFoundException } from '@nestjs/common';
 import type { ObjectLiteral, Repository } from 'typeorm';
 import { prepareIdentityValues } from '../auth/identity-values';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
@@ -11,11 +11,15 @@ import { IdentityRules } from '../scope/identity-rules';
 import type { ScopeEnforcer } from '../scope/scope-enforcer';
 import type { SvcRuntime } from './svc-runtime';
 import type { EntityPlan } from '../sql/entity-plan';
-import { INT4_MAX } from '../sql/predicates';
+import { INT4_MAX, rowStateSql } from '../sql/predicates';
 import type { RelatedCondition, RootCondition } from '../sql/conditions';
 import { TOTAL_COUNT_HEADER } from '../query/total-count-header';
 import { NEXT_CURSOR_HEADER } from '../query/next-cursor-header';
 import { continueAfterCursor, nextCursor } from './list-cursor';
+import { RecordPreconditions } from './record-preconditions';
+import type { FilterChange, FilterMatch } from '../sql/filter-write.statement';
+import type { SqlContext } from '../sql/sql-context';
+import { assertConflictValues, assertFiltered, assertUpserted, conflictColumn, type FilterWriteResponse, tooManyRows } from './bulk-write-checks';
 
 const EMPTY_QUERY: ParsedQuery = {
   fields: null,
@@ -45,6 +49,7 @@ export class CrudService<T extends ObjectLiteral> {
   protected readonly entity: EntityModel;
   private readonly scope: ScopeEnforcer;
   private readonly identity: IdentityRules;
+  private readonly preconditions: RecordPreconditions;
 
   constructor(
     protected readonly repository: Repository<T>,
@@ -54,6 +59,7 @@ export class CrudService<T extends ObjectLiteral> {
     this.entity = runtime.entity(entityName);
     this.scope = runtime.scope;
     this.identity = new IdentityRules(runtime.model);
+    this.preconditions = new RecordPreconditions(runtime.model.api.requireIfMatch);
   }
 
   /**
@@ -76,24 +82,27 @@ export class CrudService<T extends ObjectLiteral> {
     return this.page(this.validate(request.query, true), request);
   }
 
-  /** `GET /<entities>/:id`. */
+  /** `GET /<entities>/:id`, with the record's `ETag` (`If-None-Match` is answered by `@CrudOperation('get')`). */
   async findOne(id: Id, request: CrudRequest): Promise<Partial<T>> {
     const query = this.validate({ ...request.query, where: null, sort: [], limit: null, page: null, offset: null, count: null, cursor: null });
     this.assertPossibleId(id);
     const conditions = [this.idCondition(id), ...this.allConditions(request, 'get')];
     const record = await this.runtime.reader.one(query, conditions, this.related(request, 'get'));
     if (!record) throw await this.missing(id, request, 'get');
+    this.preconditions.sendTag(request, record, request.query.fields !== null || query.joins.length > 0);
     return record as Partial<T>;
   }
 
   /** `POST /<entities>`. */
   async createOne(body: object, request: CrudRequest): Promise<Partial<T>> {
     const [created] = await this.runtime.writerFor(request).insert(this.plan, [await this.createValues(body, request)]);
+    this.preconditions.sendTag(request, created);
     return created as Partial<T>;
   }
 
   /** `POST /<entities>/bulk`: every record or none. */
   async createMany(bodies: readonly object[], request: CrudRequest): Promise<Partial<T>[]> {
+    if (request.query.onConflict !== undefined) return this.upsertMany(bodies, request, request.query.onConflict);
     const rows: Record<string, unknown>[] = [];
     // One at a time: password hashing is deliberately slow and CPU-bound.
     for (const body of bodies) rows.push(await this.createValues(body, request));
@@ -115,19 +124,77 @@ export class CrudService<T extends ObjectLiteral> {
     return this.write(id, body, request, this.runtime.model.api.put === 'replace');
   }
 
-  /** `DELETE /<entities>/:id` (soft when the entity has `softDelete`). */
+  /** `DELETE /<entities>/:id` (soft when the entity has `softDelete`), with `If-Match` when sent. */
   async deleteOne(id: Id, request: CrudRequest): Promise<void> {
+    const versioned = this.preconditions.conditions(request, `Deleting ${this.entity.name} ${id}`);
     this.assertPossibleId(id);
-    const deleted = await this.runtime.writerFor(request).delete(this.plan, id, this.allConditions(request, 'delete'));
+    const conditions = [...this.allConditions(request, 'delete'), ...versioned];
+    const deleted = await this.runtime.writerFor(request).delete(this.plan, id, conditions);
     if (!deleted) throw await this.missing(id, request, 'delete');
   }
 
-  /** `PATCH /<entities>/:id/recover`: restores a soft-deleted record. */
+  /** `PATCH /<entities>/:id/recover`: restores a soft-deleted record (`If-Match`: the version of the deleted row). */
   async recoverOne(id: Id, request: CrudRequest): Promise<Partial<T>> {
+    const versioned = this.preconditions.conditions(request, `Recovering ${this.entity.name} ${id}`);
     this.assertPossibleId(id);
-    const record = await this.runtime.writerFor(request).recover(this.plan, id, this.allConditions(request, 'update'));
-    if (!record) throw new NotFoundException(`${this.entity.name} ${id} not found among deleted records`);
+    const conditions = [...this.allConditions(request, 'update'), ...versioned];
+    const record = await this.runtime.writerFor(request).recover(this.plan, id, conditions);
+    if (!record) {
+      if (versioned.length > 0 && (await this.exists(id, request, 'update', true))) throw this.preconditions.failed(`${this.entity.name} ${id}`);
+      throw new NotFoundException(`${this.entity.name} ${id} not found among deleted records`);
+    }
+    this.preconditions.sendTag(request, record);
     return record as Partial<T>;
+  }
+
+  /**
+   * `POST /<entities>/bulk?onConflict=<unique field>`: each record is inserted, or updates the
+   * existing record with the same value of that field (only the fields it gives), in one
+   * transaction. A conflicting record the caller may not update (another tenant's, one the
+   * `conditions()` hook hides for `update`, a soft-deleted one) answers 409 and nothing is written.
+   * Identity entities (users, memberships, organizations of `auth`) refuse it: their writes have
+   * per-row rules (hashing, session revocation).
+   */
+  async upsertMany(bodies: readonly object[], request: CrudRequest, field: string): Promise<Partial<T>[]> {
+    const column = conflictColumn(this.entity, field);
+    if (this.identity.kindOf(this.entity) !== null) {
+      throw new BadRequestException(`onConflict: ${this.entity.name} holds identities of "auth" and cannot be upserted`);
+    }
+    const rows: Record<string, unknown>[] = [];
+    for (const body of bodies) rows.push(await this.createValues(body, request));
+    assertConflictValues(column, rows);
+    const conditions = this.allConditions(request, 'update');
+    const written = await this.runtime
+      .bulkWriterFor(request)
+      .upsert(this.plan, rows, column, conditions, (result) => assertUpserted(this.entity, column, rows, result));
+    return written.map((row) => row.record as Partial<T>);
+  }
+
+  /**
+   * `PATCH /<entities>?filter=...` (entities with `bulkWrites`): writes the body's fields to every
+   * record the same list would return, in one statement. Answers how many changed, and the
+   * records with `return=rows`. Over `api.bulkWriteLimit` matches: 413 and nothing changes.
+   */
+  async updateMany(body: object, request: CrudRequest): Promise<FilterWriteResponse<Partial<T>>> {
+    const match = this.filterMatch(request, 'update');
+    const values = await this.prepareUpdate(body, request);
+    await this.scope.prepareWrite(this.entity, values, request, 'update', false);
+    const columns = this.plan.writableColumns.filter((column) => values[column.model.name] !== undefined);
+    if (columns.length === 0) throw new BadRequestException('The body sets no field');
+    const plan = this.plan;
+    const assignments = (sql: SqlContext) =>
+      columns.map((column) => `${column.sql} = ${sql.param(plan.persistentValue(column, values[column.model.name]))}`);
+    return this.writeMatching(match, { kind: 'set', assignments }, 'updated', request);
+  }
+
+  /** `DELETE /<entities>?filter=...` (entities with `bulkWrites`): deletes (soft when the entity has it) every matching record. */
+  async deleteMany(request: CrudRequest): Promise<FilterWriteResponse<Partial<T>>> {
+    const match = this.filterMatch(request, 'delete');
+    const plan = this.plan;
+    const change: FilterChange = plan.model.softDelete
+      ? { kind: 'set', assignments: () => [`${plan.column('deleted_at')} = CURRENT_TIMESTAMP`] }
+      : { kind: 'delete' };
+    return this.writeMatching(match, change, 'deleted', request);
   }
 
   /** Values to insert for one create; override to derive fields. */
@@ -153,8 +220,9 @@ export class CrudService<T extends ObjectLiteral> {
   }
 
   private async write(id: Id, body: object, request: CrudRequest, replace: boolean): Promise<Partial<T>> {
+    const versioned = this.preconditions.conditions(request, `Changing ${this.entity.name} ${id}`);
     this.assertPossibleId(id);
-    const conditions = this.allConditions(request, 'update');
+    const conditions = [...this.allConditions(request, 'update'), ...versioned];
     const values = await this.prepareUpdate(body, request);
     this.identity.checkWrite(this.entity, body, values, request, 'update', id);
     await this.scope.prepareWrite(this.entity, values, request, 'update', replace);
@@ -165,6 +233,7 @@ export class CrudService<T extends ObjectLiteral> {
     if (!record) throw await this.missing(id, request, 'update');
     // A new password ends every session of the user: whoever knew the old one is logged out.
     if (passwordChanged && this.identity.kindOf(this.entity) === 'user') await this.runtime.identity.revokeUserSessions(String(id));
+    this.preconditions.sendTag(request, record);
     return record as Partial<T>;
   }
 
@@ -185,6 +254,29 @@ export class CrudService<T extends ObjectLiteral> {
     await this.scope.prepareWrite(this.entity, values, request, 'create', true);
     await prepareIdentityValues(this.entity, this.runtime.model.auth, values);
     return values;
+  }
+
+  /** The rows a by-filter write changes: those a list with the same filters returns (live rows only), under the operation's scope. */
+  private filterMatch(request: CrudRequest, operation: 'update' | 'delete'): FilterMatch {
+    if (this.identity.kindOf(this.entity) !== null) {
+      throw new BadRequestException(`${this.entity.name} holds identities of "auth": write its records one by one`);
+    }
+    const query = this.validate({ ...request.query, includeDeleted: false });
+    assertFiltered(query, this.entity);
+    return { query, conditions: this.allConditions(request, operation), related: this.related(request, 'find') };
+  }
+
+  private async writeMatching(
+    match: FilterMatch,
+    change: FilterChange,
+    action: 'updated' | 'deleted',
+    request: CrudRequest,
+  ): Promise<FilterWriteResponse<Partial<T>>> {
+    const limit = this.runtime.model.api.bulkWriteLimit;
+    const result = await this.runtime.bulkWriterFor(request).writeMatching(this.plan, match, change, limit, action);
+    if (result.matched > limit) throw tooManyRows(this.entity, limit);
+    const affected = result.changes.length;
+    return request.query.returnRows ? { affected, data: result.changes.map((written) => written.record as Partial<T>) } : { affected };
   }
 
   /** The tenant scope of the root rows (403 when the context lacks it), then the `conditions()` hook. */
@@ -244,13 +336,26 @@ export class CrudService<T extends ObjectLiteral> {
 
   /**
    * The error for a by-id miss: 403 when a live row with this id exists outside the caller's
-   * scope, 404 when there is no such row (or it is only hidden by `conditions()`).
+   * scope, 404 when there is no such row (or it is only hidden by `conditions()`), 412 when the
+   * row is there, in scope, and only the `If-Match` of a write did not match. Scope is decided
+   * first, so a tag sent for another tenant's row never tells whether it matched.
    */
   protected async missing(id: Id, request: CrudRequest, operation: CrudOperation): Promise<Error> {
     if (await this.scope.outsideScope(this.entity, id, request, operation)) {
       return new ScopeViolationException(`${this.entity.name} ${id} is outside your scope`);
     }
+    if (operation !== 'get' && this.preconditions.versioned(request) && (await this.exists(id, request, operation, false))) {
+      return this.preconditions.failed(`${this.entity.name} ${id}`);
+    }
     return this.notFound(id);
+  }
+
+  /** Whether the caller may reach the row with this id: live, or with `deleted` soft-deleted. */
+  private async exists(id: Id, request: CrudRequest, operation: CrudOperation, deleted: boolean): Promise<boolean> {
+    const conditions = [this.idCondition(id), ...this.allConditions(request, operation)];
+    // Without soft delete no row is ever a deleted one.
+    if (deleted) conditions.push((root) => rowStateSql(root, 'deleted') ?? 'FALSE');
+    return this.runtime.reader.exists({ ...this.emptyQuery(), includeDeleted: deleted }, conditions);
   }
 
   protected notFound(id: Id): NotFoundException {

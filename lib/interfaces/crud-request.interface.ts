@@ -1,5 +1,6 @@
 import type { ParsedQuery } from '../query/query.types';
 import type { AuthContext } from './auth-context.interface';
+import type { RequestPreconditions } from './preconditions.interface';
 
 /** What a generated controller hands to its service for every call. */
 export interface CrudRequest {
@@ -11,4 +12,9 @@ export interface CrudRequest {
   readonly skipScope: boolean;
   /** Sets a header of the HTTP response (lists send `X-Total-Count`); absent outside a route. */
   readonly setHeader?: (name: string, value: string) => void;
+  /**
+   * `If-Match` and `If-None-Match` of the HTTP request; absent outside a route (then
+   * `api.requireIfMatch` does not apply: your own code writes without a version).
+   */
+  readonly preconditions?: RequestPreconditions;
 }

@@ -7,7 +7,18 @@ import { OPERATORS, isOperator } from './operators';
 import { allOf, anyOf, condition, operatorHint } from './where-nodes';
 
 type ListParam = 'filter' | 'or' | 'sort' | 'join';
-type ScalarParam = 'fields' | 's' | 'limit' | 'offset' | 'page' | 'include_deleted' | 'cache' | 'count' | 'cursor';
+type ScalarParam =
+  | 'fields'
+  | 's'
+  | 'limit'
+  | 'offset'
+  | 'page'
+  | 'include_deleted'
+  | 'cache'
+  | 'count'
+  | 'cursor'
+  | 'onConflict'
+  | 'return';
 
 const LIST_PARAMS: ReadonlySet<string> = new Set<ListParam>(['filter', 'or', 'sort', 'join']);
 
@@ -24,6 +35,8 @@ const SCALAR_PARAMS: ReadonlyMap<string, ScalarParam> = new Map<string, ScalarPa
   ['cache', 'cache'],
   ['count', 'count'],
   ['cursor', 'cursor'],
+  ['onConflict', 'onConflict'],
+  ['return', 'return'],
 ]);
 
 /** Longest accepted run of digits in a number or an index: keeps every value a safe integer. */
@@ -100,6 +113,7 @@ export function parseQuery(rawQueryString: string, limits?: Partial<QueryLimits>
     includeDeleted: parseFlag(scalars.get('include_deleted')),
     count: parseCountMode(scalars.get('count')),
     cursor,
+    ...writeOptions(scalars.get('onConflict'), scalars.get('return')),
   };
 }
 
@@ -280,6 +294,25 @@ function parseCount(param: { key: string; value: string } | undefined, min: numb
   const n = Number(value);
   if (n < min) throw new QueryError(key, `must be at least ${min}, got ${value}`);
   return n;
+}
+
+/** `onConflict=<field>` (upsert through `POST /bulk`) and `return=rows|count` (by-filter writes); absent when not given. */
+function writeOptions(
+  onConflict: { key: string; value: string } | undefined,
+  returned: { key: string; value: string } | undefined,
+): Pick<ParsedQuery, 'onConflict' | 'returnRows'> {
+  const options: { onConflict?: string; returnRows?: boolean } = {};
+  if (onConflict) {
+    if (onConflict.value === '') throw new QueryError(onConflict.key, 'expected the name of a unique field');
+    options.onConflict = onConflict.value;
+  }
+  if (returned) {
+    if (returned.value !== 'rows' && returned.value !== 'count') {
+      throw new QueryError(returned.key, `expected rows or count, got ${quote(returned.value)}`);
+    }
+    options.returnRows = returned.value === 'rows';
+  }
+  return options;
 }
 
 function parseFlag(param: { key: string; value: string } | undefined): boolean {

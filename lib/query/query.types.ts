@@ -65,6 +65,10 @@ export interface ParsedQuery {
   readonly count: CountMode | null;
   /** `cursor=<nextCursor of a previous answer>`, as sent (still signed and encoded). */
   readonly cursor: string | null;
+  /** `onConflict=<field>` of `POST /<entities>/bulk`: insert or update by that unique field. */
+  readonly onConflict?: string;
+  /** `return=rows` of the by-filter writes: answer the changed rows besides their count. */
+  readonly returnRows?: boolean;
 }
 
 /** A column reached from the root entity: `relationPath` empty for the root's own columns. */

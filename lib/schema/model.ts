@@ -145,6 +145,8 @@ export interface EntityModel {
   readonly eagerJoins: readonly string[];
   /** Whether create/update/delete emit domain events. */
   readonly events: boolean;
+  /** `bulkWrites: true`: `PATCH /<entities>?filter=...` and `DELETE /<entities>?filter=...` are served. */
+  readonly bulkWrites: boolean;
   readonly scope: ScopeModel | null;
 }
 
@@ -233,6 +235,10 @@ export interface ServiceModel {
     readonly rateLimit: RateLimitModel | null;
     /** Serve the OpenAPI page at `/_docs` (`/_docs-json`, `/_docs-yaml`), default true. */
     readonly docs: boolean;
+    /** Writes by id (PATCH, PUT, DELETE, recover) without `If-Match` answer 428, default false. */
+    readonly requireIfMatch: boolean;
+    /** Most rows one by-filter PATCH or DELETE may change (`api.bulkWriteLimit`, default 1000). */
+    readonly bulkWriteLimit: number;
   };
   readonly database: { readonly pool: { readonly max: number } };
   /** Domain events on for every entity (entities may still opt in one by one). */

@@ -18,7 +18,7 @@ import {
   type ServiceModel,
 } from './model';
 import { conventionalPasswordField, isUserEntity, PRIMARY_KEY } from './identity-fields';
-import { CRUD_ROUTE_KEYS, type CrudRouteKey } from './crud-routes';
+import { CRUD_ROUTE_KEYS, type CrudRouteKey, routeAvailable } from './crud-routes';
 import { toCamelCase, toKebabCase, toRouteName, toTableName } from './naming';
 import type { RawAuth, RawEntity, RawField, RawSvcrc } from './raw-svcrc.types';
 import { resolveRelations, type ResolvedRelation } from './resolve-relations';
@@ -40,6 +40,8 @@ export const SVCRC_DEFAULTS = {
   put: 'merge' as PutMode,
   bodyLimit: '1mb',
   docs: true,
+  requireIfMatch: false,
+  bulkWriteLimit: 1000,
   poolMax: 20,
 } as const;
 
@@ -217,10 +219,13 @@ function reachesEntity(
 }
 
 /** Normalizes a `.svcrc` that `checkJsonSchema()` and `checkSvcrc()` found no problem in. */
-/** Generated routes of an entity: none without HTTP, `recover` only with soft delete, minus those `routes` turns off. */
+/**
+ * Generated routes of an entity: none without HTTP, `recover` only with soft delete, the by-filter
+ * writes only with `bulkWrites`, minus those `routes` turns off.
+ */
 function servedRoutes(entity: RawEntity): CrudRouteKey[] {
   if (entity.http === false) return [];
-  return CRUD_ROUTE_KEYS.filter((key) => (key !== 'recover' || entity.softDelete === true) && entity.routes?.[key] !== false);
+  return CRUD_ROUTE_KEYS.filter((key) => routeAvailable(key, entity) && entity.routes?.[key] !== false);
 }
 
 export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
@@ -266,6 +271,7 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
       ).filter((path) => !reachesEntity(path, name, sessionEntity, relationsOf)),
       eagerJoins: [...(entity.eagerJoins ?? [])],
       events: entity.events ?? events,
+      bulkWrites: entity.bulkWrites ?? false,
       scope: buildScope(entity, name, relationsOf, organizationField, organizationEntity),
     };
   });
@@ -290,6 +296,8 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
       put: api?.put ?? SVCRC_DEFAULTS.put,
       bodyLimit: api?.bodyLimit ?? SVCRC_DEFAULTS.bodyLimit,
       docs: api?.docs ?? SVCRC_DEFAULTS.docs,
+      requireIfMatch: api?.requireIfMatch ?? SVCRC_DEFAULTS.requireIfMatch,
+      bulkWriteLimit: api?.bulkWriteLimit ?? SVCRC_DEFAULTS.bulkWriteLimit,
       rateLimit:
         api?.rateLimit?.ttl !== undefined && api.rateLimit.limit !== undefined
           ? { ttl: api.rateLimit.ttl, limit: api.rateLimit.limit }

@@ -46,6 +46,7 @@ export interface RawEntity {
   readonly joins?: readonly string[];
   readonly eagerJoins?: readonly string[];
   readonly events?: boolean;
+  readonly bulkWrites?: boolean;
 }
 
 export interface RawRelationship {
@@ -95,6 +96,8 @@ export interface RawApi {
   readonly bodyLimit?: string;
   readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
   readonly docs?: boolean;
+  readonly requireIfMatch?: boolean;
+  readonly bulkWriteLimit?: number;
 }
 
 export interface RawSvcrc {

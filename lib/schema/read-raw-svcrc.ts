@@ -137,6 +137,7 @@ function readEntity(value: unknown): RawEntity {
     joins: strings(raw.joins),
     eagerJoins: strings(raw.eagerJoins),
     events: boolean(raw.events),
+    bulkWrites: boolean(raw.bulkWrites),
   };
 }
 
@@ -195,6 +196,8 @@ function readApi(value: unknown): RawApi | undefined {
     bodyLimit: string(raw.bodyLimit),
     rateLimit: rateLimit && { ttl: integer(rateLimit.ttl, 1), limit: integer(rateLimit.limit, 1) },
     docs: boolean(raw.docs),
+    requireIfMatch: boolean(raw.requireIfMatch),
+    bulkWriteLimit: integer(raw.bulkWriteLimit, 1),
   };
 }
 

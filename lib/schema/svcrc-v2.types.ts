@@ -39,6 +39,7 @@ export interface SvcrcV2Entity {
   readonly joins?: readonly string[];
   readonly eagerJoins?: readonly string[];
   readonly events?: boolean;
+  readonly bulkWrites?: boolean;
 }
 
 export interface SvcrcV2Relationship {
@@ -90,6 +91,8 @@ export interface SvcrcV2 {
     readonly bodyLimit?: string;
     readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
     readonly docs?: boolean;
+    readonly requireIfMatch?: boolean;
+    readonly bulkWriteLimit?: number;
   };
   readonly database?: { readonly pool?: { readonly max?: number } };
 }

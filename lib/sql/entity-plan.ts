@@ -1,6 +1,7 @@
 import type { DataSource, Driver, EntityMetadata } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { ColumnModel, EntityModel, RelationModel } from '../schema/model';
+import { ROW_VERSION_ALIAS, rowVersionSql } from './row-version';
 
 /** A column the API writes (a field or a foreign key), with what an INSERT needs of it. */
 export interface WritableColumn {
@@ -22,7 +23,7 @@ export class EntityPlan {
   readonly visibleColumns: readonly ColumnModel[];
   /** Fields and foreign keys, in model order. */
   readonly writableColumns: readonly WritableColumn[];
-  /** `"column" AS "property", ...` over the visible columns, for RETURNING. */
+  /** `"column" AS "property", ...` over the visible columns, then the row's version, for RETURNING. */
   readonly returning: string;
   /**
    * Assignments every UPDATE of the entity makes besides its values, as TypeORM's update builder
@@ -32,6 +33,8 @@ export class EntityPlan {
   private readonly columnNames = new Map<string, string>();
   private readonly relations = new Map<string, RelationModel>();
   private readonly driver: Driver;
+  /** Every column TypeORM maps, escaped: what a row version covers. */
+  private readonly storedColumns: readonly string[];
 
   constructor(
     readonly model: EntityModel,
@@ -56,7 +59,11 @@ export class EntityPlan {
     this.writableColumns = model.columns
       .filter((column) => column.kind === 'field' || column.kind === 'foreignKey')
       .map((column) => ({ model: column, metadata: metadata.findColumnWithPropertyName(column.name)!, sql: this.column(column.name) }));
-    this.returning = this.visibleColumns.map((column) => `${this.column(column.name)} AS ${escape(column.name)}`).join(', ');
+    this.storedColumns = metadata.columns.map((column) => escape(column.databaseName));
+    this.returning = [
+      ...this.visibleColumns.map((column) => `${this.column(column.name)} AS ${escape(column.name)}`),
+      `${this.version(this.table)} AS ${escape(ROW_VERSION_ALIAS)}`,
+    ].join(', ');
     this.onUpdate = automaticAssignments(metadata, escape);
     this.driver = dataSource.driver;
   }
@@ -71,6 +78,11 @@ export class EntityPlan {
     const column = this.columnNames.get(name);
     if (column === undefined) throw new Error(`Unknown column ${this.model.name}.${name}`);
     return column;
+  }
+
+  /** The version of the row `alias` names (see `row-version.ts`): the same text in reads and writes. */
+  version(alias: string): string {
+    return rowVersionSql(alias, this.storedColumns);
   }
 
   relation(name: string): RelationModel {

@@ -3,6 +3,7 @@ import { NO_RELATED, type RelatedCondition, type RootCondition } from './conditi
 import type { EntityPlans } from './entity-plan';
 import { buildJoinTree, type JoinNode, pathKey } from './join-tree';
 import { liveRowSql, relationLinkSql } from './predicates';
+import { rememberRowVersion } from './row-version';
 import { type AliasedEntity, SqlContext } from './sql-context';
 import type { SqlExecutor } from './sql-executor';
 import { keysetConditionSql } from './keyset';
@@ -135,9 +136,11 @@ export class ReadExecutor {
     const tree = buildJoinTree(query, this.plans);
     const sql = this.sqlContext();
     const root = this.rootSelection(tree, query, conditions, related, sql, false);
+    const versionIndex = root.select.push(tree.plan.version(root.aliases.get('')!.alias)) - 1;
     const rows = await this.executor.rows(sql.statement(`SELECT ${root.select.join(', ')} FROM ${root.from}${root.where} LIMIT 1`, { replica: true }));
     if (rows.length === 0) return null;
     const record = hydrate(root.shape, rows[0]);
+    rememberRowVersion(record, rows[0][versionIndex]);
     await this.loadToMany(tree, [record], related);
     return record;
   }
@@ -145,6 +148,20 @@ export class ReadExecutor {
   /** Whether a row matching the conditions exists (used to tell 403 from 404). */
   async exists(query: ValidatedQuery, conditions: readonly RootCondition[]): Promise<boolean> {
     return (await this.count(buildJoinTree({ ...query, joins: [] }, this.plans), query, conditions, NO_RELATED)) > 0;
+  }
+
+  /**
+   * The FROM (root and to-one joins, as the list joins them) and WHERE of a list's query, for the
+   * statements that write exactly the rows that list matches; `root` is the root table's alias.
+   */
+  matching(
+    query: ValidatedQuery,
+    conditions: readonly RootCondition[],
+    related: RelatedCondition,
+    sql: SqlContext,
+  ): { root: AliasedEntity; from: string; where: string } {
+    const selection = this.rootSelection(buildJoinTree(query, this.plans), query, conditions, related, sql, false);
+    return { root: selection.aliases.get('')!, from: selection.from, where: selection.where };
   }
 
   private async count(

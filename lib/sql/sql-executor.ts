@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { isDatabaseUnavailableError } from '../database/database-errors';
 import { EntityTable } from './entity-table';
+import { takeRowVersion } from './row-version';
 import type { Statement } from './statement';
 
 /** The part of a `pg` pool or client (or PGlite's node-postgres adapter) the executor needs. */
@@ -50,9 +51,11 @@ export class SqlExecutor {
     return (await this.run(statement, connection, 'array')) as unknown[][];
   }
 
-  /** The rows as objects keyed by column alias. */
+  /** The rows as objects keyed by column alias; a row version in the list is kept beside its record (`rowVersionOf`). */
   async records<T extends object = Record<string, unknown>>(statement: Statement, connection?: SqlConnection): Promise<T[]> {
-    return (await this.run(statement, connection, undefined)) as T[];
+    const rows = (await this.run(statement, connection, undefined)) as Record<string, unknown>[];
+    for (const row of rows) takeRowVersion(row);
+    return rows as T[];
   }
 
   /** Runs `work` in one transaction; statements given its `EntityManager` run on the transaction's connection. */

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { RootCondition } from './conditions';
 import type { EntityPlan, EntityPlans } from './entity-plan';
 import { rowStateSql, type RowState } from './predicates';
+import { carryRowVersion } from './row-version';
 import { type AliasedEntity, SqlContext } from './sql-context';
 import type { SqlExecutor } from './sql-executor';
 
@@ -207,6 +208,7 @@ export class WriteExecutor {
       record[column.name] = row[column.name];
       before[column.name] = row[PREVIOUS_PREFIX + column.name];
     }
+    carryRowVersion(row, record);
     return { record, previous: before };
   }
 

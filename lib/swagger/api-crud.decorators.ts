@@ -13,7 +13,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Not permitted (tenant scope, role)',
   404: 'Record not found',
   409: 'Conflicting unique value or referenced record',
-  413: 'Request body too large',
+  413: 'Request body too large, or more matching records than api.bulkWriteLimit',
   422: 'Constraint failure (e.g. a foreign key to a missing record)',
   429: 'Too many requests (or failed logins); see the Retry-After header',
 };
@@ -132,6 +132,51 @@ export function ApiBulkBody(dto: Type<unknown>): MethodDecorator {
         type: 'object',
         required: ['bulk'],
         properties: { bulk: { type: 'array', minItems: 1, items: { $ref: getSchemaPath(dto) } } },
+      },
+    }),
+  );
+}
+
+/** `onConflict` of `POST /<entities>/bulk`: insert or update by a unique field. */
+export function ApiUpsertQuery(): MethodDecorator {
+  return ApiQuery({
+    name: 'onConflict',
+    required: false,
+    type: String,
+    description:
+      'Upsert by this unique field: a record whose value already exists updates that record (only the fields it gives), the others are inserted; ' +
+      'one transaction. Every record must give the field, each value once. A match you may not update (another tenant\'s, or deleted) answers 409 and nothing is written.',
+  });
+}
+
+/** The query of the by-filter writes: `filter`, `or` and `s` (at least one condition), and `return`. */
+export function ApiFilterWriteQuery(): MethodDecorator {
+  return applyDecorators(
+    arrayQuery('filter', `Condition, all AND-ed, as in the list: ${CONDITION_GRAMMAR}`),
+    arrayQuery('or', 'Alternative condition, as in the list. At least one filter, or or s condition is required.'),
+    ApiQuery({ name: 's', required: false, type: String, description: 'Search as JSON, as in the list.' }),
+    ApiQuery({
+      name: 'return',
+      required: false,
+      enum: ['count', 'rows'],
+      description: '`rows` answers the changed records in `data` besides `affected`; default `count`.',
+    }),
+  );
+}
+
+/** The 200 answer of a by-filter write: `{ affected, data? }`. */
+export function ApiFilterWriteResponse(model: Type<unknown>): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(model),
+    ApiOkResponse({
+      description: 'The number of records changed; with `return=rows`, the records as written (deleted ones as they were removed).',
+      schema: {
+        type: 'object',
+        required: ['affected'],
+        properties: {
+          affected: { type: 'integer', minimum: 0, description: 'Records changed' },
+          data: { type: 'array', items: { $ref: getSchemaPath(model) }, description: 'With `return=rows` only' },
+        },
       },
     }),
   );

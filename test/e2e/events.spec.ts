@@ -105,6 +105,24 @@ describe.each(DATABASE_KINDS)('domain events (%s)', (kind) => {
     for (const event of [patch, put, deleted, recovered]) expect(event.previous!.id).toBe(id);
   });
 
+  it('answers the ETag of the row a tracked write wrote, and emits nothing for a write If-Match stopped', async () => {
+    const created = await http().post('/loan-items').send({ code: code(), label: 'Rope' }).expect(201);
+    const id = created.body.id as number;
+    const etag = (await http().get(`/loan-items/${id}`).expect(200)).headers.etag;
+    expect(etag).toBe(created.headers.etag);
+    const patched = await http().patch(`/loan-items/${id}`).set('If-Match', etag).send({ label: 'Long rope' }).expect(200);
+    expect(patched.headers.etag).not.toBe(etag);
+    expect((await http().get(`/loan-items/${id}`).expect(200)).headers.etag).toBe(patched.headers.etag);
+    await http().patch(`/loan-items/${id}`).set('If-Match', etag).send({ label: 'Lost' }).expect(412);
+    await http().delete(`/loan-items/${id}`).set('If-Match', etag).expect(412);
+    expect(names()).toEqual(['loanItem.created', 'loanItem.updated']);
+    const deleted = await http().delete(`/loan-items/${id}`).set('If-Match', patched.headers.etag).expect(204);
+    expect(deleted.headers.etag).toBeUndefined();
+    const recovered = await http().patch(`/loan-items/${id}/recover`).expect(200);
+    expect(recovered.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect((await http().get(`/loan-items/${id}`).expect(200)).headers.etag).toBe(recovered.headers.etag);
+  });
+
   it('emits nothing for a write that fails: unique conflict, failing bulk, unknown id, invalid body', async () => {
     const taken = code();
     await http().post('/loan-items').send({ code: taken, label: 'First' }).expect(201);

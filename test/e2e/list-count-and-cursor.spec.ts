@@ -149,10 +149,12 @@ describe.each(DATABASE_KINDS)('count modes and cursors (%s)', (kind) => {
       const [body, signature] = cursor.split('.');
       // The real cursor's content with other values, under the real signature.
       const content = JSON.parse(Buffer.from(body!, 'base64url').toString('utf8'));
-      const forged = Buffer.from(JSON.stringify({ ...content, a: ["1' OR 1=1", '1'] })).toString('base64url');
-      expect(await message(`sort=qty,ASC&filter=active||$eq||true&cursor=${forged}.${signature}`)).toContain('changed');
+      const forged = Buffer.from(JSON.stringify({ ...content, a: ['0', '0'] })).toString('base64url');
+      expect(await message(`sort=qty,ASC&filter=active||$eq||true&cursor=${forged}.${signature}`)).toContain('is not a cursor this API made');
+      const injected = Buffer.from(JSON.stringify({ ...content, a: ["1' OR 1=1", '1'] })).toString('base64url');
+      expect(await message(`sort=qty,ASC&filter=active||$eq||true&cursor=${injected}.${signature}`)).toContain('cursor');
       const flipped = `${body!.slice(0, -1)}${body!.endsWith('A') ? 'B' : 'A'}.${signature}`;
-      expect(await message(`sort=qty,ASC&filter=active||$eq||true&cursor=${flipped}`)).toContain('changed');
+      expect(await message(`sort=qty,ASC&filter=active||$eq||true&cursor=${flipped}`)).toContain('is not a cursor this API made');
       expect(await message('cursor=hello')).toContain('cursor');
     });
 
@@ -216,6 +218,22 @@ describe.each(DATABASE_KINDS)('plain-array lists carry the next cursor in X-Next
     expect(res.body.pageCount).toBe(Math.ceil(res.body.total / 5));
     expect(res.headers['x-total-count']).toBe(String(res.body.total));
     await dataSource.query(`DELETE FROM notes WHERE text LIKE 'n%'`);
+  });
+
+  it('documents count, cursor, the nullable totals, nextCursor and X-Next-Cursor in /_docs', async () => {
+    const list = (await http().get('/_docs-json').expect(200)).body.paths['/notes'].get;
+    const parameters = new Map(list.parameters.map((parameter: { name: string }) => [parameter.name, parameter]));
+    expect(parameters.get('count')).toMatchObject({ in: 'query', required: false, schema: { type: 'string', enum: ['exact', 'estimated', 'none'] } });
+    expect(parameters.get('cursor')).toMatchObject({ in: 'query', required: false });
+    const ok = list.responses['200'];
+    expect(ok.headers['X-Next-Cursor'].schema).toEqual({ type: 'string' });
+    const [page] = ok.content['application/json'].schema.oneOf;
+    expect(page.properties).toMatchObject({
+      total: { type: 'integer', nullable: true },
+      page: { type: 'integer', nullable: true },
+      pageCount: { type: 'integer', nullable: true },
+      nextCursor: { type: 'string', nullable: true },
+    });
   });
 
   it('count=none on a plain array: no X-Total-Count header', async () => {

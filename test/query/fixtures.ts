@@ -36,6 +36,7 @@ function entity(name: string, table: string, parts: Partial<EntityModel> & Pick<
     createdAt: true,
     updatedAt: true,
     softDelete: false,
+    bulkWrites: false,
     http: true,
     routes: ['find', 'get', 'create', 'createMany', 'update', 'replace', 'delete'],
     joins: [],

@@ -261,6 +261,40 @@ describe('semantic checks', () => {
     ]);
   });
 
+  it('checks bulkWrites: a boolean, the by-filter routes need it, identity entities refuse it; api.bulkWriteLimit a positive integer', () => {
+    const fields = [{ name: 'x', type: 'text' }];
+    expect(
+      problems({
+        version: 2,
+        auth: { userEntity: 'User', accountUserEntity: 'Membership' },
+        api: { bulkWriteLimit: 0 },
+        entities: [
+          { name: 'User', fields: [{ name: 'email', type: 'text', unique: true, is_email: true }, { name: 'passwordHash', type: 'text', is_password: true }], bulkWrites: true },
+          { name: 'Organization', fields: [{ name: 'name', type: 'text' }] },
+          { name: 'Membership', fields },
+          { name: 'Post', fields, routes: { updateMany: false } },
+          { name: 'Tag', fields, bulkWrites: 'yes' },
+          { name: 'Note', fields, bulkWrites: true, routes: { deleteMany: false } },
+        ],
+        relationships: [
+          { from: 'Membership', to: 'User', type: 'ManyToOne' },
+          { from: 'Membership', to: 'Organization', type: 'ManyToOne' },
+        ],
+      }),
+    ).toEqual([
+      { path: 'entities[4].bulkWrites', message: 'must be a boolean (got "yes")' },
+      { path: 'api.bulkWriteLimit', message: 'must be >= 1 (got 0)' },
+      { path: 'entities[0].bulkWrites', message: '"User" is an identity entity of "auth": it cannot take by-filter writes; remove "bulkWrites"' },
+      { path: 'entities[3].routes.updateMany', message: 'the updateMany route exists only with "bulkWrites": true' },
+    ]);
+    const model = parseSvcrc(JSON.stringify({ version: 2, entities: [{ name: 'Note', fields, bulkWrites: true, routes: { deleteMany: false } }, { name: 'Tag', fields }] }));
+    expect(model.ok && model.model.entities.map((entity) => [entity.bulkWrites, entity.routes.filter((route) => route.endsWith('Many'))])).toEqual([
+      [true, ['createMany', 'updateMany']],
+      [false, ['createMany']],
+    ]);
+    expect(model.ok && model.model.api.bulkWriteLimit).toBe(1000);
+  });
+
   it('names the key to set when two derived relation names collide', () => {
     expect(
       problems({

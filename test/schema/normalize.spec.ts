@@ -247,6 +247,8 @@ describe('normalizing the full fixture', () => {
       bodyLimit: '2mb',
       rateLimit: { ttl: 60, limit: 300 },
       docs: true,
+      requireIfMatch: false,
+      bulkWriteLimit: 1000,
     });
     expect(full.database).toEqual({ pool: { max: 10 } });
   });
@@ -279,8 +281,15 @@ describe('defaults', () => {
       auth: null,
       events: false,
       database: { pool: { max: 20 } },
-      api: { cors: null, pagination: { defaultLimit: 25, maxLimit: 1000 }, bodyLimit: '1mb', rateLimit: null, docs: true },
+      api: { cors: null, pagination: { defaultLimit: 25, maxLimit: 1000 }, bodyLimit: '1mb', rateLimit: null, docs: true, requireIfMatch: false },
     });
+  });
+
+  it('reads api.requireIfMatch, and refuses a value that is not a boolean', () => {
+    const entities = [{ name: 'Project' }];
+    expect(parseValid({ version: 2, api: { requireIfMatch: true }, entities }).api.requireIfMatch).toBe(true);
+    const result = parseSvcrc(JSON.stringify({ version: 2, api: { requireIfMatch: 'yes' }, entities }));
+    expect(result.ok ? [] : result.problems).toEqual([{ path: 'api.requireIfMatch', message: 'must be a boolean (got "yes")' }]);
   });
 
   it('reads api.docs, and refuses a value that is not a boolean', () => {
@@ -432,6 +441,7 @@ describe('defaults', () => {
     expect(api.pagination.properties?.maxLimit.default).toBe(SVCRC_DEFAULTS.pagination.maxLimit);
     expect(api.bodyLimit.default).toBe(SVCRC_DEFAULTS.bodyLimit);
     expect(api.docs.default).toBe(SVCRC_DEFAULTS.docs);
+    expect(api.requireIfMatch.default).toBe(SVCRC_DEFAULTS.requireIfMatch);
     expect(schema.definitions.database.properties.pool.properties?.max.default).toBe(SVCRC_DEFAULTS.poolMax);
   });
 });

@@ -1,8 +1,8 @@
 /** `<route>/<file>.entity.ts`: the TypeORM entity, documented for OpenAPI. */
 import type { ColumnModel, EntityModel, RelationModel } from '../../../lib/schema/model';
+import { toSearchIndexName } from '../../../lib/schema/search-index-name';
 import { type Doc, hardline, indent, join, print } from '../../utils/doc';
 import { arrayDoc, arrow, call, importDecl, objectDoc, str, typeAlias } from '../../utils/ts-docs';
-import { toSearchIndexName } from '../../../lib/schema/search-index-name';
 import { columnOptions, entityApiProperty, entityPropertyType, TIMESTAMP_PRECISION } from './column-docs';
 import { ImportScope } from './import-scope';
 import { type EntityEmitContext, entityFileStem, enumConstName, enumFields, enumTypeName, findEntity } from './emit-context';

@@ -1,5 +1,6 @@
 /** SQL text of the write executor, from entity plans, without a database. */
 import type { RootCondition } from '../../../lib/sql/conditions';
+import { rowVersionIn } from '../../../lib/sql/row-version-condition';
 import { WriteExecutor } from '../../../lib/sql/write.executor';
 import { type AppPlans, opsPlans, RecordingExecutor, tenancyPlans } from './plans';
 
@@ -47,6 +48,15 @@ describe('WriteExecutor', () => {
     const { executor } = writer();
     const scoped = new WriteExecutor(executor.asExecutor(), tenancy.plans);
     await scoped.update(tenancy.plans.get('Project'), 3, {}, [orgScope], false);
+    expect(executor.take()).toMatchSnapshot();
+  });
+
+  it('If-Match: the row version, among the accepted ones, is a condition of the UPDATE and the DELETE themselves', async () => {
+    const { executor } = writer();
+    const scoped = new WriteExecutor(executor.asExecutor(), tenancy.plans);
+    const versions = rowVersionIn(['5d41402abc4b2a76b9719d911017c592']);
+    await scoped.update(tenancy.plans.get('Project'), 3, { name: 'Renamed' }, [orgScope, versions], false);
+    await scoped.delete(tenancy.plans.get('Project'), 3, [orgScope, versions]);
     expect(executor.take()).toMatchSnapshot();
   });
 
