@@ -39,7 +39,12 @@ export function continueAfterCursor(query: ValidatedQuery, parsed: ParsedQuery, 
 }
 
 /** The cursor of the page after the one whose last row had the sort-key values `after`, or null when none follows. */
-export function nextCursor(query: ValidatedQuery, parsed: ParsedQuery, after: readonly (string | null)[] | null, codec: CursorCodec): string | null {
+export function nextCursor(
+  query: ValidatedQuery,
+  parsed: ParsedQuery,
+  after: readonly (string | null)[] | null,
+  codec: CursorCodec,
+): string | null {
   if (after === null) return null;
   return codec.encode({ sort: sortSignature(keysetSort(query)), where: whereDigest(parsed.where, query.includeDeleted), after });
 }

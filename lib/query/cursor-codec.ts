@@ -26,7 +26,9 @@ export class CursorCodec {
   }
 
   encode(content: CursorContent): string {
-    const body = Buffer.from(JSON.stringify({ v: VERSION, s: content.sort, w: content.where, a: content.after }), 'utf8').toString('base64url');
+    const body = Buffer.from(JSON.stringify({ v: VERSION, s: content.sort, w: content.where, a: content.after }), 'utf8').toString(
+      'base64url',
+    );
     return `${body}.${this.sign(body).toString('base64url')}`;
   }
 

@@ -28,7 +28,9 @@ class ObservedExecutor extends SqlExecutor {
 }
 
 function observed(builder: Parameters<NonNullable<Parameters<typeof startApp>[3]>>[0]) {
-  return builder.overrideProvider(SqlExecutor).useFactory({ factory: (dataSource: DataSource) => new ObservedExecutor(dataSource, true), inject: [DataSource] });
+  return builder
+    .overrideProvider(SqlExecutor)
+    .useFactory({ factory: (dataSource: DataSource) => new ObservedExecutor(dataSource, true), inject: [DataSource] });
 }
 
 const TEAM = { name: 'Blue', tier: 'gold', score: 3 };
@@ -113,7 +115,9 @@ describe.each(DATABASE_KINDS)('count modes and cursors (%s)', (kind) => {
     let pages = 1;
     while (res.body.nextCursor !== null) {
       executor.take();
-      res = await http().get(`/items?${query}&limit=4&cursor=${encodeURIComponent(res.body.nextCursor)}`).expect(200);
+      res = await http()
+        .get(`/items?${query}&limit=4&cursor=${encodeURIComponent(res.body.nextCursor)}`)
+        .expect(200);
       expect(executor.take().some((text) => text.includes('OFFSET'))).toBe(false);
       expect(res.body.page).toBeNull();
       expect(res.body.total).toBe(ITEMS);
@@ -128,7 +132,9 @@ describe.each(DATABASE_KINDS)('count modes and cursors (%s)', (kind) => {
     const query = 'sort=team.score,ASC&sort=qty,DESC&join=team||name,score';
     const full = await http().get(`/items?${query}&limit=50`).expect(200);
     const first = await http().get(`/items?${query}&limit=10`).expect(200);
-    const second = await http().get(`/items?${query}&limit=50&cursor=${encodeURIComponent(first.body.nextCursor)}`).expect(200);
+    const second = await http()
+      .get(`/items?${query}&limit=50&cursor=${encodeURIComponent(first.body.nextCursor)}`)
+      .expect(200);
     expect([...first.body.data, ...second.body.data]).toEqual(full.body.data);
   });
 
@@ -150,7 +156,9 @@ describe.each(DATABASE_KINDS)('count modes and cursors (%s)', (kind) => {
       // The real cursor's content with other values, under the real signature.
       const content = JSON.parse(Buffer.from(body!, 'base64url').toString('utf8'));
       const forged = Buffer.from(JSON.stringify({ ...content, a: ['0', '0'] })).toString('base64url');
-      expect(await message(`sort=qty,ASC&filter=active||$eq||true&cursor=${forged}.${signature}`)).toContain('is not a cursor this API made');
+      expect(await message(`sort=qty,ASC&filter=active||$eq||true&cursor=${forged}.${signature}`)).toContain(
+        'is not a cursor this API made',
+      );
       const injected = Buffer.from(JSON.stringify({ ...content, a: ["1' OR 1=1", '1'] })).toString('base64url');
       expect(await message(`sort=qty,ASC&filter=active||$eq||true&cursor=${injected}.${signature}`)).toContain('cursor');
       const flipped = `${body!.slice(0, -1)}${body!.endsWith('A') ? 'B' : 'A'}.${signature}`;
@@ -193,10 +201,14 @@ describe.each(DATABASE_KINDS)('plain-array lists carry the next cursor in X-Next
     expect(first.headers['access-control-expose-headers']).toContain('X-Next-Cursor');
     const cursor = first.headers['x-next-cursor'];
     expect(typeof cursor).toBe('string');
-    const next = await http().get(`/notes?sort=text,DESC&limit=2&cursor=${encodeURIComponent(cursor)}`).expect(200);
+    const next = await http()
+      .get(`/notes?sort=text,DESC&limit=2&cursor=${encodeURIComponent(cursor)}`)
+      .expect(200);
     expect(next.body).toMatchObject({ count: 2, total: 5, page: null, pageCount: 3 });
     expect(next.body.data.map((note: { text: string }) => note.text)).toEqual(['c', 'b']);
-    const last = await http().get(`/notes?sort=text,DESC&limit=2&cursor=${encodeURIComponent(next.body.nextCursor)}`).expect(200);
+    const last = await http()
+      .get(`/notes?sort=text,DESC&limit=2&cursor=${encodeURIComponent(next.body.nextCursor)}`)
+      .expect(200);
     expect(last.body.data.map((note: { text: string }) => note.text)).toEqual(['a']);
     expect(last.body.nextCursor).toBeNull();
     expect(last.headers['x-next-cursor']).toBeUndefined();
@@ -223,7 +235,11 @@ describe.each(DATABASE_KINDS)('plain-array lists carry the next cursor in X-Next
   it('documents count, cursor, the nullable totals, nextCursor and X-Next-Cursor in /_docs', async () => {
     const list = (await http().get('/_docs-json').expect(200)).body.paths['/notes'].get;
     const parameters = new Map(list.parameters.map((parameter: { name: string }) => [parameter.name, parameter]));
-    expect(parameters.get('count')).toMatchObject({ in: 'query', required: false, schema: { type: 'string', enum: ['exact', 'estimated', 'none'] } });
+    expect(parameters.get('count')).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'string', enum: ['exact', 'estimated', 'none'] },
+    });
     expect(parameters.get('cursor')).toMatchObject({ in: 'query', required: false });
     const ok = list.responses['200'];
     expect(ok.headers['X-Next-Cursor'].schema).toEqual({ type: 'string' });

@@ -77,7 +77,10 @@ describe.each(DATABASE_KINDS)('cursor pagination walks the whole list (%s)', (ki
   async function byOffset(query: Query): Promise<Row[]> {
     const rows: Row[] = [];
     for (let offset = 0; ; offset += MAX_LIMIT) {
-      const res = await app.http().get(`/items?${wire(query)}&limit=${MAX_LIMIT}&offset=${offset}`).expect(200);
+      const res = await app
+        .http()
+        .get(`/items?${wire(query)}&limit=${MAX_LIMIT}&offset=${offset}`)
+        .expect(200);
       rows.push(...(res.body.data as Row[]));
       if (res.body.data.length < MAX_LIMIT) return rows;
     }
@@ -99,13 +102,27 @@ describe.each(DATABASE_KINDS)('cursor pagination walks the whole list (%s)', (ki
         failures.push(`?${wire(query)}: the list differs from the oracle [${full.map((r) => r.id)}] vs [${expectedIds}]`);
       }
     }
-    recordFigures(`cursor-walk-${kind}`, { test: 'cursor walk', database: kind, seed: SEED, lists: samples.length, pages, mismatches: failures.length });
-    if (failures.length > 0) throw new Error(`${failures.length} of ${samples.length} walks differ (seed ${SEED}):\n\n${failures.slice(0, MAX_REPORTED).join('\n\n')}`);
+    recordFigures(`cursor-walk-${kind}`, {
+      test: 'cursor walk',
+      database: kind,
+      seed: SEED,
+      lists: samples.length,
+      pages,
+      mismatches: failures.length,
+    });
+    if (failures.length > 0)
+      throw new Error(
+        `${failures.length} of ${samples.length} walks differ (seed ${SEED}):\n\n${failures.slice(0, MAX_REPORTED).join('\n\n')}`,
+      );
   });
 
   it(`${RUNS} random lists while items are inserted and deleted between pages: nothing lost or repeated, all in order`, async () => {
     const samples = fc.sample(
-      fc.tuple(arbs.query(), fc.integer({ min: 1, max: 10 }), fc.array(fc.tuple(fc.nat(3), fc.nat(2), fc.nat()), { minLength: 30, maxLength: 30 })),
+      fc.tuple(
+        arbs.query(),
+        fc.integer({ min: 1, max: 10 }),
+        fc.array(fc.tuple(fc.nat(3), fc.nat(2), fc.nat()), { minLength: 30, maxLength: 30 }),
+      ),
       { numRuns: RUNS, seed: SEED + 1 },
     );
     const failures: string[] = [];
@@ -141,7 +158,11 @@ describe.each(DATABASE_KINDS)('cursor pagination walks the whole list (%s)', (ki
           const teams = liveRows(app.store, 'Team');
           const { teamIndex: _unused, ...item } = body!;
           const teamId = (pick + i) % 4 === 0 ? null : teams[(pick + i) % teams.length]!.id;
-          const res = await app.http().post('/items').send({ ...item, teamId }).expect(201);
+          const res = await app
+            .http()
+            .post('/items')
+            .send({ ...item, teamId })
+            .expect(201);
           app.store.rows.Item.set(res.body.id as number, res.body as Row);
           inserted++;
         }
@@ -171,6 +192,9 @@ describe.each(DATABASE_KINDS)('cursor pagination walks the whole list (%s)', (ki
       deleted,
       mismatches: failures.length,
     });
-    if (failures.length > 0) throw new Error(`${failures.length} of ${samples.length} walks broke (seed ${SEED + 1}):\n\n${failures.slice(0, MAX_REPORTED).join('\n\n')}`);
+    if (failures.length > 0)
+      throw new Error(
+        `${failures.length} of ${samples.length} walks broke (seed ${SEED + 1}):\n\n${failures.slice(0, MAX_REPORTED).join('\n\n')}`,
+      );
   });
 });

@@ -17,7 +17,9 @@ describe('resolveCursorKey', () => {
     const env = { SVC_CURSOR_SECRET: 'a shared secret of the deployment' };
     const cursor = new CursorCodec(resolveCursorKey(env)).encode(CONTENT);
     expect(new CursorCodec(resolveCursorKey({ ...env })).decode(cursor)).toEqual(CONTENT);
-    expect(() => new CursorCodec(resolveCursorKey({ SVC_CURSOR_SECRET: 'another' })).decode(cursor)).toThrow('cursor: is not a cursor this API made');
+    expect(() => new CursorCodec(resolveCursorKey({ SVC_CURSOR_SECRET: 'another' })).decode(cursor)).toThrow(
+      'cursor: is not a cursor this API made',
+    );
   });
 
   it('without it, a key derived from JWT_SECRET: shared by instances, and not the JWT key itself', () => {
