@@ -10,7 +10,7 @@ const path = require('node:path');
 const { build, BENCH, BUILD, PKG } = require('./lib/build');
 const { seed, resetWrites, databaseUrl, dropDatabase, DB_NAME } = require('./lib/seed');
 const { SCENARIOS } = require('./lib/scenarios');
-const { startProcess, databaseCpu, databaseCpuDelta } = require('./lib/servers');
+const { startProcess, databaseCpu, databaseCpuDelta, PORT_OFFSET } = require('./lib/servers');
 const { verify } = require('./lib/verify');
 const { measure, combine } = require('./lib/load');
 
@@ -44,8 +44,8 @@ async function main() {
 
   const env = { DATABASE_TYPE: 'postgres', DATABASE_URL: databaseUrl(), DATABASE_SYNC: 'false', LOG_LEVEL: 'warn' };
   const servers = {
-    base: await startProcess({ entry: baseEntry, port: 3391, env, logFile: path.join(BUILD, 'server-ab-base.log') }),
-    patched: await startProcess({ entry: patchedEntry, port: 3392, env, logFile: path.join(BUILD, 'server-ab-patched.log') }),
+    base: await startProcess({ entry: baseEntry, port: 3391 + PORT_OFFSET, env, logFile: path.join(BUILD, 'server-ab-base.log') }),
+    patched: await startProcess({ entry: patchedEntry, port: 3392 + PORT_OFFSET, env, logFile: path.join(BUILD, 'server-ab-patched.log') }),
   };
   const lines = [];
   try {

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// npm run bench [-- options]: seeds PostgreSQL, checks that ours (Express), ours-fastify (the same app on
-// Nest's Fastify adapter), reference and floor answer the same data, loads each in turn with autocannon, times the generator and the sample's cold start, and
+// npm run bench [-- options]: seeds PostgreSQL, checks that ours (the default app of svc init: Fastify), ours-express (the same
+// app on Nest's Express adapter), reference and floor answer the same data, loads each in turn with autocannon, times the generator and the sample's cold start, and
 // writes bench/results/latest.{md,json}. Options (any of them writes bench/results/<out>.* instead):
 //   --quick                 2 s timed windows, 1 s warm-up (smoke run)
-//   --scenarios=a,b         only these scenarios          --servers=ours,ours-fastify,reference,floor   only these
+//   --scenarios=a,b         only these scenarios          --servers=ours,ours-express,reference,floor   only these
 //   --patch=file.patch      build ours from lib/ with this patch applied (repeatable)
 //   --floor-total=window    floor computes totals with COUNT(*) OVER(), as lib/ did before 7ee4d9a (default: subquery)
 //   --profile               CPU-profile ours per scenario instead of comparing; writes <out>-profile.md
 //   --skip-extras           no generator timing, no cold start              --out=name   results file name
+//   --dataset=100k|1m|all   which data sets (default all): the 100k comparison of four servers, then the 1M-row
+//                           groups (deep page, count modes, search, to-many join; ours and floor) -> <out>-1m.*
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -24,9 +26,14 @@ const { measureDevReload } = require('./lib/dev-reload');
 const { analyze, profileMarkdown } = require('./lib/profile');
 const { machine, versions, judge, markdown } = require('./lib/report');
 const { writeThroughputChart } = require('./lib/chart');
+const { run1m } = require('./lib/run-1m');
+const { groups1m } = require('./lib/scenarios-1m');
+
+const GROUPS_1M = groups1m({}).map((group) => group.name);
+const SERVERS_1M = ['ours', 'ours-fastify', 'floor'];
 
 function parseArgs(argv) {
-  const options = { quick: false, scenarios: null, servers: null, patches: [], profile: false, skipExtras: false, out: null, floorTotal: 'subquery' };
+  const options = { quick: false, scenarios: null, servers: null, patches: [], profile: false, skipExtras: false, out: null, floorTotal: 'subquery', dataset: 'all' };
   for (const arg of argv) {
     const [key, value] = arg.replace(/^--/, '').split('=');
     if (key === 'quick') options.quick = true;
@@ -37,9 +44,12 @@ function parseArgs(argv) {
     else if (key === 'skip-extras') options.skipExtras = true;
     else if (key === 'out') options.out = value;
     else if (key === 'floor-total' && ['window', 'subquery'].includes(value)) options.floorTotal = value;
+    else if (key === 'dataset' && ['100k', '1m', 'all'].includes(value)) options.dataset = value;
     else throw new Error(`unknown option ${arg} (see the top of bench/run.js)`);
   }
-  for (const name of options.scenarios ?? []) if (!SCENARIOS.some((s) => s.name === name)) throw new Error(`unknown scenario ${name}`);
+  for (const name of options.scenarios ?? []) {
+    if (!SCENARIOS.some((s) => s.name === name) && !GROUPS_1M.includes(name)) throw new Error(`unknown scenario ${name} (1M groups: ${GROUPS_1M.join(', ')})`);
+  }
   for (const name of options.servers ?? []) if (!SERVERS[name]) throw new Error(`unknown server ${name}`);
   return options;
 }
@@ -143,8 +153,33 @@ async function main() {
   // duration: timed seconds per server and scenario, as four rounds of a quarter of it.
   const load = options.quick ? { connections: 10, duration: 4, warmup: 1 } : { connections: 10, duration: 10, warmup: 2 };
   const scenarios = SCENARIOS.filter((s) => !options.scenarios || options.scenarios.includes(s.name));
+  const groupNames = options.scenarios ? GROUPS_1M.filter((name) => options.scenarios.includes(name)) : null;
+  const with100k = options.dataset !== '1m' && scenarios.length > 0;
+  const with1m = options.dataset !== '100k' && !options.profile && (groupNames === null || groupNames.length > 0);
 
   await build({ log: (m) => log(m), patches: options.patches });
+  if (with100k) await run100k(options, { started, partial, outName, load, scenarios });
+  if (with1m) {
+    const servers = ['ours', ...(options.servers ?? ['floor']).filter((name) => name !== 'ours' && SERVERS_1M.includes(name))];
+    const run = await run1m({
+      load,
+      servers,
+      groupNames,
+      outName: options.out ?? (options.quick || options.scenarios || options.servers || options.patches.length ? 'partial' : 'latest'),
+      context: {
+        label: options.patches.length ? `ours with ${options.patches.map((p) => path.basename(p)).join(', ')}` : 'latest',
+        args: process.argv.slice(2),
+        machine: machine(),
+        ours: { source: options.patches.length ? `lib/ + ${options.patches.join(', ')}` : 'lib/ as checked out' },
+      },
+      log,
+    });
+    if (run.failed.length) process.exitCode = 1;
+  }
+}
+
+/** The 100k data set: four servers, same answers first, then every scenario side by side. */
+async function run100k(options, { started, partial, outName, load, scenarios }) {
   const generation = options.skipExtras || options.profile ? null : measureGeneration(200);
   if (generation) log(`generator: 200 entities in ${generation.generateMs.toFixed(0)} ms, no-change regeneration in ${generation.regenerateMs.toFixed(0)} ms`);
   const data = await seed({ log: (m) => log(m) });

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { NEXT_CURSOR_HEADER } from './query/next-cursor-header';
 import { TOTAL_COUNT_HEADER } from './query/total-count-header';
 import { ETAG_HEADER } from './preconditions/entity-tag';
 import { useJsonBodyParser } from './http/json-body';
@@ -35,7 +36,7 @@ export function configureSvcApp(app: INestApplication, options: ConfigureAppOpti
       origin: [...model.api.cors.origin],
       credentials: model.api.cors.credentials,
       // Browsers hide response headers from scripts unless listed here.
-      exposedHeaders: [TOTAL_COUNT_HEADER, ETAG_HEADER],
+      exposedHeaders: [TOTAL_COUNT_HEADER, NEXT_CURSOR_HEADER, ETAG_HEADER],
     });
   }
   // After CORS, so an allowed origin can read the 415; before any body parser.

@@ -167,6 +167,14 @@ export { ApiSelectionQuery } from './swagger/api-crud.decorators';
 export { ApiPaginatedResponse } from './swagger/api-crud.decorators';
 /** Documents a bulk-create body in `/_docs`. */
 export { ApiBulkBody } from './swagger/api-crud.decorators';
+/** Documents `onConflict` of `POST /<entities>/bulk` (upsert by a unique field). */
+export { ApiUpsertQuery } from './swagger/api-crud.decorators';
+/** Documents the query of `PATCH` and `DELETE /<entities>?filter=...`. */
+export { ApiFilterWriteQuery } from './swagger/api-crud.decorators';
+/** Documents the `{ affected, data? }` answer of the by-filter writes. */
+export { ApiFilterWriteResponse } from './swagger/api-crud.decorators';
+/** The answer of `PATCH` and `DELETE /<entities>?filter=...`. */
+export type { FilterWriteResponse } from './crud/bulk-write-checks';
 /** The error envelope, as an OpenAPI schema. */
 export { ErrorEnvelopeDto } from './swagger/error-envelope.dto';
 /** One validation error entry, as an OpenAPI schema. */

@@ -29,7 +29,9 @@ import { SvcRedis } from './scale/redis-connection';
 import { resolveSchema } from './schema/resolve-schema';
 import type { ServiceModel } from './schema/model';
 import { ScopeGuard } from './auth/scope.guard';
+import { resolveCursorKey } from './crud/cursor-key';
 import { SvcRuntime } from './crud/svc-runtime';
+import { CursorCodec } from './query/cursor-codec';
 import { ScopeEnforcer } from './scope/scope-enforcer';
 import { EntityPlans } from './sql/entity-plan';
 import { ReadExecutor } from './sql/read.executor';
@@ -109,6 +111,11 @@ export const runtimePartExports = [SqlExecutor, EntityPlans, ReadExecutor, Write
 
 export const runtimeProviders: Provider[] = [
   ...runtimePartProviders,
+  {
+    provide: CursorCodec,
+    inject: [MODULE_OPTIONS_TOKEN],
+    useFactory: (options: SvcModuleOptions) => new CursorCodec(resolveCursorKey(options.env ?? process.env)),
+  },
   SvcRuntime,
   // EVENTS_URL: the outbox written with each change, and its relay to NATS (inert without the variable).
   SvcEventOutbox,

@@ -5,8 +5,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const SERVERS = [
-  { key: 'ours', label: '@svc/nest (Express)', color: '#2563eb' },
-  { key: 'ours-fastify', label: '@svc/nest (Fastify)', color: '#16a34a' },
+  { key: 'ours', label: '@svc/nest (Fastify, default)', color: '#16a34a' },
+  { key: 'ours-express', label: '@svc/nest (Express)', color: '#2563eb' },
   { key: 'reference', label: '@dataui/crud', color: '#f59e0b' },
 ];
 const BAR = 14;

@@ -54,7 +54,7 @@ function versions(postgres) {
   };
 }
 
-/** Ratios and met/missed per scenario. The targets are ours's (Express); ours-fastify's ratios are shown against them. */
+/** Ratios and met/missed per scenario. The targets are ours's (Fastify, the default of `svc init`); ours-express's ratios are shown against them. */
 function judge(scenario, results) {
   const ratio = (a, b) => (results[a]?.rps && results[b] ? results[a].rps / results[b].rps : null);
   const vsReference = ratio('ours', 'reference');
@@ -62,7 +62,7 @@ function judge(scenario, results) {
   return {
     vsReference,
     vsFloor,
-    fastify: { vsReference: ratio('ours-fastify', 'reference'), vsFloor: ratio('ours-fastify', 'floor'), vsOurs: ratio('ours-fastify', 'ours') },
+    express: { vsReference: ratio('ours-express', 'reference'), vsFloor: ratio('ours-express', 'floor'), vsOurs: ratio('ours-express', 'ours') },
     referenceTarget: scenario.target,
     referenceMet: vsReference === null ? null : vsReference >= scenario.target,
     floorTarget: scenario.kind === 'read' ? TARGETS.vsFloorReads : null,
@@ -76,7 +76,7 @@ const mark = (met) => (met === null ? '' : met ? ' ✅' : ' ❌');
 
 function markdown(run) {
   const { machine: m, versions: v, data, load } = run;
-  const withFastify = run.scenarios.some((s) => s.results['ours-fastify']);
+  const withExpress = run.scenarios.some((s) => s.results['ours-express']);
   const servers = Object.keys(run.scenarios[0]?.results ?? {});
   const letters = servers.map((_, i) => String.fromCharCode(65 + i)).join(' ');
   const mirrored = `${letters}, ${[...letters.split(' ')].reverse().join(' ')}`;
@@ -87,39 +87,39 @@ function markdown(run) {
     '',
     `- **Machine**: ${m.cpu}, ${m.cores} cores, ${m.ramGb} GB RAM, ${m.os}. Server, load generator and PostgreSQL share it.`,
     `- **Versions**: ${Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ')}.`,
-    `- **Data**: ${data.organizations} organizations, ${data.projects.toLocaleString('en-US')} projects, ${data.tasks.toLocaleString('en-US')} tasks (FK indexes; no text index), seeded in ${data.seedSeconds.toFixed(1)} s.`,
+    `- **Data**: ${data.organizations} organizations, ${data.projects.toLocaleString('en-US')} projects, ${data.tasks.toLocaleString('en-US')} tasks (FK indexes; no index on the searched columns; the trigram index on \`summary\`, NULL here, is for the 1M groups), seeded in ${data.seedSeconds.toFixed(1)} s.`,
     `- **Load**: autocannon, ${load.connections} connections; after a 1 s pass of every read scenario on every server (JIT warm-up), per scenario each server gets a ${load.warmup} s warm-up, then ${load.duration} s timed as four rounds of ${load.duration / 4} s in mirrored order (${mirrored}, ${mirrored}), one server under load at a time; PostgreSQL pool 20 for every server. req/s = all requests / all timed seconds; latencies are the mean of the rounds' percentiles.`,
     `- **Machine load** (1-min load average at the start of each scenario; the bench itself accounts for about 2-3): ${Object.values(run.loadAverages).join(', ')}.`,
     `- **ours** built from ${run.ours.source}; generated from \`bench/.svcrc\` at bench time, \`LOG_LEVEL=warn\` (no per-request log line). **floor** computes totals with ${run.floorTotal === 'subquery' ? 'a scalar COUNT sub-query' : 'COUNT(*) OVER()'}, as ours does.`,
-    ...(withFastify
-      ? ['- **ours-fastify**: the same compiled application as ours, started by `main-fastify.ts` as `svc init --adapter fastify` writes it (`new FastifyAdapter(svcFastifyOptions())`); the targets are those of ours.']
+    ...(withExpress
+      ? ['- **ours** is started by `main.ts` as `svc init` writes it (Fastify: `new FastifyAdapter(svcFastifyOptions())`). **ours-express**: the same compiled application, started by `main-express.ts` as `svc init --adapter express` writes it; the targets are those of ours.']
       : []),
     `- **Verification**: ${run.verification.checked} answers compared with ours (reads: same data; writes: same record) — ${run.verification.mismatches.length === 0 ? 'all identical' : `**${run.verification.mismatches.length} MISMATCHES**`}.`,
     '',
-    `| Scenario | ours req/s | p50 / p99 ms | ${withFastify ? 'ours-fastify req/s | p50 / p99 ms | ' : ''}reference req/s | p50 / p99 ms | floor req/s | p50 / p99 ms | ours/ref (target) | ours/floor (target) |${withFastify ? ' ours-fastify/ref | ours-fastify/floor |' : ''}`,
-    `|---|---:|---:|${withFastify ? '---:|---:|' : ''}---:|---:|---:|---:|---:|---:|${withFastify ? '---:|---:|' : ''}`,
+    `| Scenario | ours req/s | p50 / p99 ms | ${withExpress ? 'ours-express req/s | p50 / p99 ms | ' : ''}reference req/s | p50 / p99 ms | floor req/s | p50 / p99 ms | ours/ref (target) | ours/floor (target) |${withExpress ? ' ours-express/ref | ours-express/floor |' : ''}`,
+    `|---|---:|---:|${withExpress ? '---:|---:|' : ''}---:|---:|---:|---:|---:|---:|${withExpress ? '---:|---:|' : ''}`,
   ];
   for (const s of run.scenarios) {
     const r = s.results;
     const lat = (x) => (x ? `${x.p50} / ${x.p99}` : '–');
     const j = s.judgement;
-    const fastify = j.fastify ?? {};
-    const fastifyColumns = withFastify ? `${f0(r['ours-fastify']?.rps)} | ${lat(r['ours-fastify'])} | ` : '';
-    const fastifyRatios = withFastify
-      ? ` ${f2(fastify.vsReference)}×${mark(fastify.vsReference === null ? null : fastify.vsReference >= j.referenceTarget)} | ` +
-        `${f2(fastify.vsFloor)}×${mark(j.floorTarget && fastify.vsFloor !== null ? fastify.vsFloor >= j.floorTarget : null)} |`
+    const variant = j.express ?? {};
+    const expressColumns = withExpress ? `${f0(r['ours-express']?.rps)} | ${lat(r['ours-express'])} | ` : '';
+    const expressRatios = withExpress
+      ? ` ${f2(variant.vsReference)}×${mark(variant.vsReference === null ? null : variant.vsReference >= j.referenceTarget)} | ` +
+        `${f2(variant.vsFloor)}×${mark(j.floorTarget && variant.vsFloor !== null ? variant.vsFloor >= j.floorTarget : null)} |`
       : '';
     lines.push(
-      `| ${s.name}<br><sub>${s.title.replace(/\|/g, '\\|')}</sub> | ${f0(r.ours?.rps)} | ${lat(r.ours)} | ${fastifyColumns}${f0(r.reference?.rps)} | ${lat(r.reference)} | ${f0(r.floor?.rps)} | ${lat(r.floor)} | ` +
-        `${f2(j.vsReference)}× (≥ ${j.referenceTarget})${mark(j.referenceMet)} | ${f2(j.vsFloor)}×${j.floorTarget ? ` (≥ ${j.floorTarget})` : ''}${mark(j.floorMet)} |${fastifyRatios}`,
+      `| ${s.name}<br><sub>${s.title.replace(/\|/g, '\\|')}</sub> | ${f0(r.ours?.rps)} | ${lat(r.ours)} | ${expressColumns}${f0(r.reference?.rps)} | ${lat(r.reference)} | ${f0(r.floor?.rps)} | ${lat(r.floor)} | ` +
+        `${f2(j.vsReference)}× (≥ ${j.referenceTarget})${mark(j.referenceMet)} | ${f2(j.vsFloor)}×${j.floorTarget ? ` (≥ ${j.floorTarget})` : ''}${mark(j.floorMet)} |${expressRatios}`,
     );
   }
   lines.push(
     '',
     'CPU time per request, µs (user + system, from /proc: the server process, and the PostgreSQL backends of the bench database). Unlike req/s, it does not depend on how busy the shared machine was:',
     '',
-    `| Scenario | ours server | ${withFastify ? 'ours-fastify server | ' : ''}reference server | floor server | ours − floor | ours PostgreSQL | ${withFastify ? 'ours-fastify PostgreSQL | ' : ''}reference PostgreSQL | floor PostgreSQL | reference/ours (server + PostgreSQL) |${withFastify ? ' reference/ours-fastify |' : ''}`,
-    `|---|---:|${withFastify ? '---:|' : ''}---:|---:|---:|---:|${withFastify ? '---:|' : ''}---:|---:|---:|${withFastify ? '---:|' : ''}`,
+    `| Scenario | ours server | ${withExpress ? 'ours-express server | ' : ''}reference server | floor server | ours − floor | ours PostgreSQL | ${withExpress ? 'ours-express PostgreSQL | ' : ''}reference PostgreSQL | floor PostgreSQL | reference/ours (server + PostgreSQL) |${withExpress ? ' reference/ours-express |' : ''}`,
+    `|---|---:|${withExpress ? '---:|' : ''}---:|---:|---:|---:|${withExpress ? '---:|' : ''}---:|---:|---:|${withExpress ? '---:|' : ''}`,
   );
   for (const s of run.scenarios) {
     const c = (name) => s.results[name]?.cpuUsPerRequest ?? null;
@@ -127,10 +127,10 @@ function markdown(run) {
     const diff = c('ours') !== null && c('floor') !== null ? c('ours') - c('floor') : null;
     const total = (name) => (c(name) !== null && d(name) !== null ? c(name) + d(name) : null);
     const efficiency = (name) => (total(name) && total('reference') ? total('reference') / total(name) : null);
-    const fastify = (text) => (withFastify ? text : '');
+    const ifExpress = (text) => (withExpress ? text : '');
     lines.push(
-      `| ${s.name} | ${f0(c('ours'))} | ${fastify(`${f0(c('ours-fastify'))} | `)}${f0(c('reference'))} | ${f0(c('floor'))} | ${f0(diff)} | ${f0(d('ours'))} | ` +
-        `${fastify(`${f0(d('ours-fastify'))} | `)}${f0(d('reference'))} | ${f0(d('floor'))} | ${f2(efficiency('ours'))}× |${fastify(` ${f2(efficiency('ours-fastify'))}× |`)}`,
+      `| ${s.name} | ${f0(c('ours'))} | ${ifExpress(`${f0(c('ours-express'))} | `)}${f0(c('reference'))} | ${f0(c('floor'))} | ${f0(diff)} | ${f0(d('ours'))} | ` +
+        `${ifExpress(`${f0(d('ours-express'))} | `)}${f0(d('reference'))} | ${f0(d('floor'))} | ${f2(efficiency('ours'))}× |${ifExpress(` ${f2(efficiency('ours-express'))}× |`)}`,
     );
   }
   lines.push('', '| Other measure | value | target |', '|---|---:|---:|');

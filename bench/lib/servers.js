@@ -5,12 +5,16 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { BENCH, BUILD } = require('./build');
 
+// SVC_BENCH_PORT_OFFSET moves every port, so that two benches (two worktrees) can run on one machine.
+const PORT_OFFSET = Number(process.env.SVC_BENCH_PORT_OFFSET ?? 0);
+
 const SERVERS = {
-  ours: { port: 3301, entry: () => path.join(BUILD, 'apps', 'ours', 'main.js'), label: 'ours (@svc/nest)' },
-  // The same compiled application, started by the main.ts of `svc init --adapter fastify`.
-  'ours-fastify': { port: 3304, entry: () => path.join(BUILD, 'apps', 'ours', 'main-fastify.js'), label: 'ours on Fastify (@svc/nest)' },
-  reference: { port: 3302, entry: () => path.join(BUILD, 'apps', 'reference', 'main.js'), label: 'reference (@dataui/crud 5.3.4)' },
-  floor: { port: 3303, entry: () => path.join(BENCH, 'apps', 'floor', 'server.js'), label: 'floor (node:http + pg)' },
+  // The main.ts of `svc init` (Fastify, the default adapter).
+  ours: { port: 3301 + PORT_OFFSET, entry: () => path.join(BUILD, 'apps', 'ours', 'main.js'), label: 'ours (@svc/nest on Fastify)' },
+  // The same compiled application, started by the main.ts of `svc init --adapter express`.
+  'ours-express': { port: 3304 + PORT_OFFSET, entry: () => path.join(BUILD, 'apps', 'ours', 'main-express.js'), label: 'ours on Express (@svc/nest)' },
+  reference: { port: 3302 + PORT_OFFSET, entry: () => path.join(BUILD, 'apps', 'reference', 'main.js'), label: 'reference (@dataui/crud 5.3.4)' },
+  floor: { port: 3303 + PORT_OFFSET, entry: () => path.join(BENCH, 'apps', 'floor', 'server.js'), label: 'floor (node:http + pg)' },
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -135,4 +139,4 @@ function startServer(name, databaseUrl, extra = {}) {
   });
 }
 
-module.exports = { SERVERS, startServer, startProcess, sleep, databaseCpu, databaseCpuDelta };
+module.exports = { SERVERS, PORT_OFFSET, startServer, startProcess, sleep, databaseCpu, databaseCpuDelta };

@@ -13,6 +13,7 @@ import { runNestAddSchematic } from '../project/run-nest-add';
 import {
   ADAPTERS,
   type Adapter,
+  DEFAULT_ADAPTER,
   APP_MODULE_TS,
   ENV_EXAMPLE,
   ESLINT_CONFIG,
@@ -70,7 +71,7 @@ export const initCommand = defineCommand<InitOptions>({
       .argument('[dir]', 'folder to create (default: ./<name>)')
       .option('-n, --name <name>', 'package name of the application (default: the folder name)')
       .option('-l, --language <language>', 'language of the generated code', 'typescript')
-      .option('-a, --adapter <adapter>', `HTTP platform of the application: ${ADAPTERS.join(' or ')}`, 'express')
+      .option('-a, --adapter <adapter>', `HTTP platform of the application: ${ADAPTERS.join(' or ')}`, DEFAULT_ADAPTER)
       .option('--skip-platform', 'create the project locally, without a platform login')
       .option('--skip-install', 'do not run npm install')
       .option('--package <path-or-spec>', '@svc/nest to depend on: a tarball or folder (file: dependency) or a version range')
@@ -83,7 +84,7 @@ export const initCommand = defineCommand<InitOptions>({
           'Examples:\n' +
           '  $ npx -p @svc/nest svc init --name todo-api --skip-platform\n' +
           '  $ npx -p @svc/nest svc init services/todo --name todo-api --skip-platform --skip-install\n' +
-          '  $ npx -p @svc/nest svc init --name todo-api --adapter fastify --skip-platform\n' +
+          '  $ npx -p @svc/nest svc init --name todo-api --adapter express --skip-platform\n' +
           '  $ svc init demo --name demo --skip-platform --package ../svc-nest-0.1.0.tgz',
       ),
   run: async ({ args, options, io }) => {
@@ -92,7 +93,7 @@ export const initCommand = defineCommand<InitOptions>({
     }
     const adapter = options.adapter.toLowerCase() as Adapter;
     if (!ADAPTERS.includes(adapter)) {
-      return fail(io, `--adapter ${options.adapter}: use ${ADAPTERS.join(' or ')} (default express)`);
+      return fail(io, `--adapter ${options.adapter}: use ${ADAPTERS.join(' or ')} (default ${DEFAULT_ADAPTER})`);
     }
     const dirArg = args[0];
     const name = options.name ?? (dirArg !== undefined ? basename(resolve(dirArg)) : undefined);
@@ -124,7 +125,7 @@ export const initCommand = defineCommand<InitOptions>({
       if (error instanceof PackageSpecError) return fail(io, error.message);
       throw error;
     }
-    io.out(`Creating ${name} in ${dir}${adapter === 'express' ? '' : ` (on ${adapter})`}`);
+    io.out(`Creating ${name} in ${dir}${adapter === DEFAULT_ADAPTER ? '' : ` (on ${adapter})`}`);
     const files: Record<string, string> = {
       'package.json': packageJson({
         name,

@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import type * as TypeOrm from 'typeorm';
 import type { MigrationExecutor } from 'typeorm';
 import { describeDatabaseConfig } from '../../lib/database/database-config';
+import { schemaChanges } from '../../lib/database/search-indexes';
 import { existsSync } from 'node:fs';
 import {
   MIGRATED_PGLITE_DIR,
@@ -71,9 +72,12 @@ function executorFor(db: ProjectDatabase): MigrationExecutor {
   return new typeorm.MigrationExecutor(db.dataSource);
 }
 
-/** Statements that would bring the database to the entities (TypeORM's schema builder, as `migration:generate`). */
+/**
+ * Statements that would bring the database to the entities: TypeORM's schema builder (as `migration:generate`)
+ * plus the trigram indexes of searchable fields, which TypeORM cannot express.
+ */
 async function pendingSchemaChanges(db: ProjectDatabase) {
-  return db.dataSource.driver.createSchemaBuilder().log();
+  return schemaChanges(db.dataSource);
 }
 
 async function runMigrations(io: CliIo): Promise<number> {

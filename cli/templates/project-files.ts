@@ -10,6 +10,11 @@ import { SCALE_DEPENDENCIES } from './deployment-files';
 /** The HTTP platform of a generated application (`svc init --adapter`). */
 export const ADAPTERS = ['express', 'fastify'] as const;
 export type Adapter = (typeof ADAPTERS)[number];
+/**
+ * Fastify by default: on point reads Nest's Express adapter costs about twice the server CPU of the
+ * Fastify one (docs/engineering/performance.md, "Default app vs floor"); Express is `--adapter express`.
+ */
+export const DEFAULT_ADAPTER: Adapter = 'fastify';
 
 export interface ProjectTemplateInput {
   readonly name: string;

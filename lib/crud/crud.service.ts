@@ -1,4 +1,4 @@
-import { NotFoundException } from '@nestjs/common';
+import { BadRequestException, NotFoundException } from '@nestjs/common';
 import type { ObjectLiteral, Repository } from 'typeorm';
 import { prepareIdentityValues } from '../auth/identity-values';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
@@ -14,7 +14,12 @@ import type { EntityPlan } from '../sql/entity-plan';
 import { INT4_MAX, rowStateSql } from '../sql/predicates';
 import type { RelatedCondition, RootCondition } from '../sql/conditions';
 import { TOTAL_COUNT_HEADER } from '../query/total-count-header';
+import { NEXT_CURSOR_HEADER } from '../query/next-cursor-header';
+import { continueAfterCursor, nextCursor } from './list-cursor';
 import { RecordPreconditions } from './record-preconditions';
+import type { FilterChange, FilterMatch } from '../sql/filter-write.statement';
+import type { SqlContext } from '../sql/sql-context';
+import { assertConflictValues, assertFiltered, assertUpserted, conflictColumn, type FilterWriteResponse, tooManyRows } from './bulk-write-checks';
 
 const EMPTY_QUERY: ParsedQuery = {
   fields: null,
@@ -25,6 +30,8 @@ const EMPTY_QUERY: ParsedQuery = {
   page: null,
   offset: null,
   includeDeleted: false,
+  count: null,
+  cursor: null,
 };
 
 
@@ -65,8 +72,8 @@ export class CrudService<T extends ObjectLiteral> {
   async getMany(request: CrudRequest): Promise<Page<Partial<T>> | Partial<T>[]> {
     const query = this.validate(request.query);
     if (query.paginated) return this.findMany(request);
-    const { data, total } = await this.runtime.reader.list(query, this.allConditions(request, 'find'), this.related(request, 'find'));
-    request.setHeader?.(TOTAL_COUNT_HEADER, String(total));
+    const { data, total, after } = await this.runtime.reader.list(query, this.allConditions(request, 'find'), this.related(request, 'find'));
+    this.setListHeaders(request, total, nextCursor(query, request.query, after, this.runtime.cursors));
     return data as Partial<T>[];
   }
 
@@ -77,7 +84,7 @@ export class CrudService<T extends ObjectLiteral> {
 
   /** `GET /<entities>/:id`, with the record's `ETag` (`If-None-Match` is answered by `@CrudOperation('get')`). */
   async findOne(id: Id, request: CrudRequest): Promise<Partial<T>> {
-    const query = this.validate({ ...request.query, where: null, sort: [], limit: null, page: null, offset: null });
+    const query = this.validate({ ...request.query, where: null, sort: [], limit: null, page: null, offset: null, count: null, cursor: null });
     this.assertPossibleId(id);
     const conditions = [this.idCondition(id), ...this.allConditions(request, 'get')];
     const record = await this.runtime.reader.one(query, conditions, this.related(request, 'get'));
@@ -95,6 +102,7 @@ export class CrudService<T extends ObjectLiteral> {
 
   /** `POST /<entities>/bulk`: every record or none. */
   async createMany(bodies: readonly object[], request: CrudRequest): Promise<Partial<T>[]> {
+    if (request.query.onConflict !== undefined) return this.upsertMany(bodies, request, request.query.onConflict);
     const rows: Record<string, unknown>[] = [];
     // One at a time: password hashing is deliberately slow and CPU-bound.
     for (const body of bodies) rows.push(await this.createValues(body, request));
@@ -137,6 +145,56 @@ export class CrudService<T extends ObjectLiteral> {
     }
     this.preconditions.sendTag(request, record);
     return record as Partial<T>;
+  }
+
+  /**
+   * `POST /<entities>/bulk?onConflict=<unique field>`: each record is inserted, or updates the
+   * existing record with the same value of that field (only the fields it gives), in one
+   * transaction. A conflicting record the caller may not update (another tenant's, one the
+   * `conditions()` hook hides for `update`, a soft-deleted one) answers 409 and nothing is written.
+   * Identity entities (users, memberships, organizations of `auth`) refuse it: their writes have
+   * per-row rules (hashing, session revocation).
+   */
+  async upsertMany(bodies: readonly object[], request: CrudRequest, field: string): Promise<Partial<T>[]> {
+    const column = conflictColumn(this.entity, field);
+    if (this.identity.kindOf(this.entity) !== null) {
+      throw new BadRequestException(`onConflict: ${this.entity.name} holds identities of "auth" and cannot be upserted`);
+    }
+    const rows: Record<string, unknown>[] = [];
+    for (const body of bodies) rows.push(await this.createValues(body, request));
+    assertConflictValues(column, rows);
+    const conditions = this.allConditions(request, 'update');
+    const written = await this.runtime
+      .bulkWriterFor(request)
+      .upsert(this.plan, rows, column, conditions, (result) => assertUpserted(this.entity, column, rows, result));
+    return written.map((row) => row.record as Partial<T>);
+  }
+
+  /**
+   * `PATCH /<entities>?filter=...` (entities with `bulkWrites`): writes the body's fields to every
+   * record the same list would return, in one statement. Answers how many changed, and the
+   * records with `return=rows`. Over `api.bulkWriteLimit` matches: 413 and nothing changes.
+   */
+  async updateMany(body: object, request: CrudRequest): Promise<FilterWriteResponse<Partial<T>>> {
+    const match = this.filterMatch(request, 'update');
+    const values = await this.prepareUpdate(body, request);
+    await this.scope.prepareWrite(this.entity, values, request, 'update', false);
+    const columns = this.plan.writableColumns.filter((column) => values[column.model.name] !== undefined);
+    if (columns.length === 0) throw new BadRequestException('The body sets no field');
+    const plan = this.plan;
+    const assignments = (sql: SqlContext) =>
+      columns.map((column) => `${column.sql} = ${sql.param(plan.persistentValue(column, values[column.model.name]))}`);
+    return this.writeMatching(match, { kind: 'set', assignments }, 'updated', request);
+  }
+
+  /** `DELETE /<entities>?filter=...` (entities with `bulkWrites`): deletes (soft when the entity has it) every matching record. */
+  async deleteMany(request: CrudRequest): Promise<FilterWriteResponse<Partial<T>>> {
+    const match = this.filterMatch(request, 'delete');
+    const plan = this.plan;
+    const change: FilterChange = plan.model.softDelete
+      ? { kind: 'set', assignments: () => [`${plan.column('deleted_at')} = CURRENT_TIMESTAMP`] }
+      : { kind: 'delete' };
+    return this.writeMatching(match, change, 'deleted', request);
   }
 
   /** Values to insert for one create; override to derive fields. */
@@ -198,6 +256,29 @@ export class CrudService<T extends ObjectLiteral> {
     return values;
   }
 
+  /** The rows a by-filter write changes: those a list with the same filters returns (live rows only), under the operation's scope. */
+  private filterMatch(request: CrudRequest, operation: 'update' | 'delete'): FilterMatch {
+    if (this.identity.kindOf(this.entity) !== null) {
+      throw new BadRequestException(`${this.entity.name} holds identities of "auth": write its records one by one`);
+    }
+    const query = this.validate({ ...request.query, includeDeleted: false });
+    assertFiltered(query, this.entity);
+    return { query, conditions: this.allConditions(request, operation), related: this.related(request, 'find') };
+  }
+
+  private async writeMatching(
+    match: FilterMatch,
+    change: FilterChange,
+    action: 'updated' | 'deleted',
+    request: CrudRequest,
+  ): Promise<FilterWriteResponse<Partial<T>>> {
+    const limit = this.runtime.model.api.bulkWriteLimit;
+    const result = await this.runtime.bulkWriterFor(request).writeMatching(this.plan, match, change, limit, action);
+    if (result.matched > limit) throw tooManyRows(this.entity, limit);
+    const affected = result.changes.length;
+    return request.query.returnRows ? { affected, data: result.changes.map((written) => written.record as Partial<T>) } : { affected };
+  }
+
   /** The tenant scope of the root rows (403 when the context lacks it), then the `conditions()` hook. */
   private allConditions(request: CrudRequest, operation: CrudOperation): RootCondition[] {
     return [
@@ -219,20 +300,30 @@ export class CrudService<T extends ObjectLiteral> {
   }
 
   private async page(query: ValidatedQuery, request: CrudRequest): Promise<Page<Partial<T>>> {
-    const { data, total } = await this.runtime.reader.list(query, this.allConditions(request, 'find'), this.related(request, 'find'));
-    request.setHeader?.(TOTAL_COUNT_HEADER, String(total));
+    const { data, total, after } = await this.runtime.reader.list(query, this.allConditions(request, 'find'), this.related(request, 'find'));
+    const next = nextCursor(query, request.query, after, this.runtime.cursors);
+    this.setListHeaders(request, total, next);
     return {
       data: data as Partial<T>[],
       count: data.length,
       total,
-      page: query.page,
-      pageCount: Math.ceil(total / query.limit),
+      // A cursor page has no number: it starts after a row, not at an offset.
+      page: query.after ? null : query.page,
+      pageCount: total === null ? null : Math.ceil(total / query.limit),
+      nextCursor: next,
     };
+  }
+
+  /** `X-Total-Count` unless the count was skipped (`count=none`), `X-Next-Cursor` when more rows follow. */
+  private setListHeaders(request: CrudRequest, total: number | null, next: string | null): void {
+    if (total !== null) request.setHeader?.(TOTAL_COUNT_HEADER, String(total));
+    if (next !== null) request.setHeader?.(NEXT_CURSOR_HEADER, next);
   }
 
   private validate(query: ParsedQuery, alwaysPaginate = false): ValidatedQuery {
     const { pagination } = this.runtime.model.api;
-    return validateQuery(query, this.entity, this.runtime.entities, alwaysPaginate ? { ...pagination, alwaysPaginate } : pagination);
+    const validated = validateQuery(query, this.entity, this.runtime.entities, alwaysPaginate ? { ...pagination, alwaysPaginate } : pagination);
+    return continueAfterCursor(validated, query, this.runtime.cursors);
   }
 
   private idCondition(id: Id): RootCondition {

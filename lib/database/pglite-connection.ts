@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import type { PgliteDatabaseConfig } from './database-config';
@@ -24,7 +25,9 @@ export async function openPglite(config: Pick<PgliteDatabaseConfig, 'dataDir'>):
   const lock: DataDirLock | null = config.dataDir === null ? null : await acquireDataDirLock(config.dataDir);
   let pglite: PGlite;
   try {
-    pglite = config.dataDir === null ? await PGlite.create() : await PGlite.create({ dataDir: config.dataDir });
+    // pg_trgm: the trigram indexes of searchable fields (CREATE EXTENSION still decides whether a database uses it).
+    const extensions = { pg_trgm };
+    pglite = config.dataDir === null ? await PGlite.create({ extensions }) : await PGlite.create({ dataDir: config.dataDir, extensions });
   } catch (error) {
     lock?.release();
     throw error;

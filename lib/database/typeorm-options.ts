@@ -4,6 +4,8 @@ import type { DatabaseConfig, PostgresEndpoint } from './database-config';
 import { isDatabaseUnavailableError } from './database-errors';
 import { synchronizeWithoutDrops } from './guarded-synchronize';
 import { openPglite } from './pglite-connection';
+import { synchronizeSearchIndexes } from './search-indexes';
+import { svcTypeParsers } from './type-parsers';
 
 /** How long a new PostgreSQL connection may take before it fails, so a dead database fails fast. */
 export const CONNECT_TIMEOUT_MS = 5_000;
@@ -55,7 +57,7 @@ export async function createTypeOrmOptions(
             { replication: { master: primary, slaves: config.readReplicas.map(endpointOptions), defaultMode: 'master' as const } }
           : primary),
         connectTimeoutMS: CONNECT_TIMEOUT_MS,
-        extra: { max: config.poolMax },
+        extra: { max: config.poolMax, types: svcTypeParsers },
       },
       dispose: async () => undefined,
     };
@@ -71,14 +73,14 @@ export async function createTypeOrmOptions(
         installExtensions: false,
         connectTimeoutMS: CONNECT_TIMEOUT_MS,
         // One session (PGlite has one), handed back when idle so that `svc users create` can take its turn.
-        extra: { max: 1, idleTimeoutMillis: PGLITE_SERVER_IDLE_MS },
+        extra: { max: 1, idleTimeoutMillis: PGLITE_SERVER_IDLE_MS, types: svcTypeParsers },
       },
       dispose: async () => undefined,
     };
   }
   const pglite = await openPglite(config);
   return {
-    options: { ...common, installExtensions: false, extra: pglite.extra },
+    options: { ...common, installExtensions: false, extra: { ...pglite.extra, types: svcTypeParsers } },
     dispose: () => pglite.close(),
   };
 }
@@ -129,6 +131,8 @@ export async function createDataSource(
   try {
     await dataSource.initialize();
     if (config.type === 'postgres' && config.synchronize) await synchronizeWithoutDrops(dataSource, config.allowDrop);
+    // After TypeORM's synchronization (PGlite's runs inside initialize()): the indexes need their columns.
+    if (config.synchronize) await synchronizeSearchIndexes(dataSource);
   } catch (error) {
     await dataSource.destroy().catch(() => undefined);
     throw error;

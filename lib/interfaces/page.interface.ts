@@ -4,10 +4,12 @@ export interface Page<T> {
   data: T[];
   /** Number of records in this page. */
   count: number;
-  /** Number of records matching the query. */
-  total: number;
-  /** Current page, 1-based. */
-  page: number;
-  /** Number of pages for this page size. */
-  pageCount: number;
+  /** Number of records matching the query: exact, or the planner's estimate with `count=estimated`; null with `count=none`. */
+  total: number | null;
+  /** Current page, 1-based; null on a page reached by `cursor`. */
+  page: number | null;
+  /** Number of pages for this page size; null with `count=none`. */
+  pageCount: number | null;
+  /** The `cursor` of the next page, or null when no row follows. */
+  nextCursor: string | null;
 }

@@ -1,13 +1,24 @@
 import { QueryError, quote } from './query.error';
 import { type QueryLimits, resolveQueryLimits } from './query-limits';
-import type { JoinNode, ParsedQuery, RawValue, SortNode, WhereNode } from './query.types';
+import type { CountMode, JoinNode, ParsedQuery, RawValue, SortNode, WhereNode } from './query.types';
 import { parseSearch } from './parse-search';
 import { splitQueryString } from './raw-query-string';
 import { OPERATORS, isOperator } from './operators';
 import { allOf, anyOf, condition, operatorHint } from './where-nodes';
 
 type ListParam = 'filter' | 'or' | 'sort' | 'join';
-type ScalarParam = 'fields' | 's' | 'limit' | 'offset' | 'page' | 'include_deleted' | 'cache';
+type ScalarParam =
+  | 'fields'
+  | 's'
+  | 'limit'
+  | 'offset'
+  | 'page'
+  | 'include_deleted'
+  | 'cache'
+  | 'count'
+  | 'cursor'
+  | 'onConflict'
+  | 'return';
 
 const LIST_PARAMS: ReadonlySet<string> = new Set<ListParam>(['filter', 'or', 'sort', 'join']);
 
@@ -22,6 +33,10 @@ const SCALAR_PARAMS: ReadonlyMap<string, ScalarParam> = new Map<string, ScalarPa
   ['page', 'page'],
   ['include_deleted', 'include_deleted'],
   ['cache', 'cache'],
+  ['count', 'count'],
+  ['cursor', 'cursor'],
+  ['onConflict', 'onConflict'],
+  ['return', 'return'],
 ]);
 
 /** Longest accepted run of digits in a number or an index: keeps every value a safe integer. */
@@ -86,6 +101,7 @@ export function parseQuery(rawQueryString: string, limits?: Partial<QueryLimits>
     where = search && combined ? allOf([search, combined]) : (search ?? combined);
   }
 
+  const cursor = parseCursor(scalars);
   return {
     fields: scalars.has('fields') ? parseNameList(scalars.get('fields')!, 'fields', lim) : null,
     where,
@@ -95,7 +111,37 @@ export function parseQuery(rawQueryString: string, limits?: Partial<QueryLimits>
     page: parseCount(scalars.get('page'), 1),
     offset: parseCount(scalars.get('offset'), 0),
     includeDeleted: parseFlag(scalars.get('include_deleted')),
+    count: parseCountMode(scalars.get('count')),
+    cursor,
+    ...writeOptions(scalars.get('onConflict'), scalars.get('return')),
   };
+}
+
+const COUNT_MODES: readonly CountMode[] = ['exact', 'estimated', 'none'];
+
+function parseCountMode(param: { key: string; value: string } | undefined): CountMode | null {
+  if (!param) return null;
+  const mode = COUNT_MODES.find((candidate) => candidate === param.value);
+  if (!mode) throw new QueryError(param.key, `unknown count mode ${quote(param.value)} (expected exact, estimated or none)`);
+  return mode;
+}
+
+/** Longest accepted cursor: far above any real one, so a huge value is refused before it is decoded. */
+const MAX_CURSOR_LENGTH = 8192;
+
+/** A cursor continues where its page ended: it cannot be combined with a page number or an offset. */
+function parseCursor(scalars: ReadonlyMap<ScalarParam, { key: string; value: string }>): string | null {
+  const cursor = scalars.get('cursor');
+  if (!cursor) return null;
+  for (const name of ['page', 'offset'] as const) {
+    const other = scalars.get(name);
+    if (other) {
+      throw new QueryError('cursor', `cannot be combined with ${other.key}: a cursor continues after the last row of the previous page; drop ${other.key}`);
+    }
+  }
+  if (cursor.value === '') throw new QueryError('cursor', 'is empty: send the nextCursor of a previous answer');
+  if (cursor.value.length > MAX_CURSOR_LENGTH) throw new QueryError('cursor', 'is not a cursor this API made (too long)');
+  return cursor.value;
 }
 
 function classifyKey(key: string): KeyKind {
@@ -248,6 +294,25 @@ function parseCount(param: { key: string; value: string } | undefined, min: numb
   const n = Number(value);
   if (n < min) throw new QueryError(key, `must be at least ${min}, got ${value}`);
   return n;
+}
+
+/** `onConflict=<field>` (upsert through `POST /bulk`) and `return=rows|count` (by-filter writes); absent when not given. */
+function writeOptions(
+  onConflict: { key: string; value: string } | undefined,
+  returned: { key: string; value: string } | undefined,
+): Pick<ParsedQuery, 'onConflict' | 'returnRows'> {
+  const options: { onConflict?: string; returnRows?: boolean } = {};
+  if (onConflict) {
+    if (onConflict.value === '') throw new QueryError(onConflict.key, 'expected the name of a unique field');
+    options.onConflict = onConflict.value;
+  }
+  if (returned) {
+    if (returned.value !== 'rows' && returned.value !== 'count') {
+      throw new QueryError(returned.key, `expected rows or count, got ${quote(returned.value)}`);
+    }
+    options.returnRows = returned.value === 'rows';
+  }
+  return options;
 }
 
 function parseFlag(param: { key: string; value: string } | undefined): boolean {

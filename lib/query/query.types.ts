@@ -3,11 +3,12 @@
  *   raw query string --parseQuery()--> ParsedQuery --validateQuery()--> ValidatedQuery --builders--> SQL
  * The parser knows nothing of entities; the validator knows the model but not TypeORM.
  */
-import type { ColumnModel, EntityModel, RelationModel } from '../schema/model';
+import type { ColumnModel, CountMode, EntityModel, RelationModel } from '../schema/model';
 import type { FilterOperator } from './operators';
 import type { TypedValue } from './typed-value';
 
 export { FILTER_OPERATORS, type FilterOperator } from './operators';
+export type { CountMode } from '../schema/model';
 export type { TypedScalar, TypedValue } from './typed-value';
 
 /**
@@ -60,6 +61,14 @@ export interface ParsedQuery {
   readonly offset: number | null;
   /** `include_deleted=1`. */
   readonly includeDeleted: boolean;
+  /** `count=exact|estimated|none`, or null for the `.svcrc` default. */
+  readonly count: CountMode | null;
+  /** `cursor=<nextCursor of a previous answer>`, as sent (still signed and encoded). */
+  readonly cursor: string | null;
+  /** `onConflict=<field>` of `POST /<entities>/bulk`: insert or update by that unique field. */
+  readonly onConflict?: string;
+  /** `return=rows` of the by-filter writes: answer the changed rows besides their count. */
+  readonly returnRows?: boolean;
 }
 
 /** A column reached from the root entity: `relationPath` empty for the root's own columns. */
@@ -108,4 +117,13 @@ export interface ValidatedQuery {
   /** Whether the list answers a page object (`page` or `offset` given, or `alwaysPaginate`) rather than a plain array. */
   readonly paginated: boolean;
   readonly includeDeleted: boolean;
+  /** How `total` is computed. */
+  readonly count: CountMode;
+  /** With `count: 'estimated'`, an estimate below this is replaced by an exact count. */
+  readonly estimatedCountThreshold: number;
+  /**
+   * Keyset pagination: the sort-key values (as PostgreSQL text, null for NULL) of the last row of the
+   * previous page, one per `keysetSort()` key, decoded from a verified cursor. Null without `cursor`.
+   */
+  readonly after: readonly (string | null)[] | null;
 }

@@ -98,7 +98,8 @@ export function validateQuery(
   const scope: Scope = { root, entities, joined };
 
   // As @nestjsx/crud: without page or offset a list is one plain array, cut at limit or maxLimit.
-  const paginated = pagination.alwaysPaginate || parsed.page !== null || parsed.offset !== null;
+  // A cursor continues a page: its answer is the page object (with `page: null`).
+  const paginated = pagination.alwaysPaginate || parsed.page !== null || parsed.offset !== null || parsed.cursor !== null;
   const limit = Math.min(parsed.limit ?? (paginated ? pagination.defaultLimit : pagination.maxLimit), pagination.maxLimit);
   const offset = parsed.offset ?? (parsed.page !== null ? (parsed.page - 1) * limit : 0);
   if (!Number.isSafeInteger(offset)) throw new QueryError('page', `page ${parsed.page} is too large`);
@@ -114,6 +115,9 @@ export function validateQuery(
     page: Math.floor(offset / limit) + 1,
     paginated,
     includeDeleted: parsed.includeDeleted && entity.softDelete,
+    count: parsed.count ?? pagination.count,
+    estimatedCountThreshold: pagination.estimatedCountThreshold,
+    after: null,
   };
 }
 

@@ -1,5 +1,6 @@
 /** Entity-level checks: unique names and routes, names that generated code cannot use. */
 import { CheckContext, entityPath } from './check-context';
+import { checkBulkWrites } from './check-bulk-writes';
 import { toRouteName } from './naming';
 
 /**
@@ -44,6 +45,7 @@ export function checkEntities(ctx: CheckContext): void {
     } else if (entity.routes?.recover !== undefined && entity.softDelete !== true) {
       ctx.report(`${entityPath(index)}.routes.recover`, 'the recover route exists only with "softDelete": true');
     }
+    checkBulkWrites(ctx, entity, index);
     const route = toRouteName(name);
     const reserved = RESERVED_ROUTES[route];
     if (reserved !== undefined) {

@@ -99,7 +99,11 @@ function checkOptions(ctx: CheckContext, path: string, field: RawField): void {
       if (field[key]) ctx.report(`${path}.${key}`, `only text fields can be ${key} (this field is ${type})`);
     }
   }
+  if (field.searchable && type !== 'text' && type !== 'enum') {
+    ctx.report(`${path}.searchable`, `only text and enum fields can be searchable: the search operators match text (this field is ${type})`);
+  }
   if (field.is_password && type === 'text') {
+    if (field.searchable) ctx.report(`${path}.searchable`, 'an is_password field cannot be searchable: it is never usable in a query');
     if (field.is_email) ctx.report(`${path}.is_password`, 'a field cannot be both is_email and is_password');
     if (field.unique) ctx.report(`${path}.unique`, 'an is_password field cannot be unique: its hashes are salted');
     if (field.default !== undefined) ctx.report(`${path}.default`, 'an is_password field cannot have a default');

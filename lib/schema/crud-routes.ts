@@ -24,9 +24,21 @@ export const CRUD_ROUTES = {
   replace: { method: 'replaceOne', operation: 'update', http: 'PUT /:id' },
   delete: { method: 'deleteOne', operation: 'delete', http: 'DELETE /:id' },
   recover: { method: 'recoverOne', operation: 'update', http: 'PATCH /:id/recover' },
+  updateMany: { method: 'updateMany', operation: 'update', http: 'PATCH /?filter=...' },
+  deleteMany: { method: 'deleteMany', operation: 'delete', http: 'DELETE /?filter=...' },
 } as const satisfies Record<string, CrudRouteSpec>;
 
 /** A generated route, as named in `.svcrc` `routes` and `@CrudRoutes()`. */
 export type CrudRouteKey = keyof typeof CRUD_ROUTES;
 
 export const CRUD_ROUTE_KEYS = Object.keys(CRUD_ROUTES) as CrudRouteKey[];
+
+/** Routes that write every row a filter matches: served only by entities with `bulkWrites: true`. */
+export const FILTER_WRITE_ROUTES: readonly CrudRouteKey[] = ['updateMany', 'deleteMany'];
+
+/** Whether an entity with these settings can serve `key` at all (before `routes` turns routes off). */
+export function routeAvailable(key: CrudRouteKey, entity: { readonly softDelete?: boolean; readonly bulkWrites?: boolean }): boolean {
+  if (key === 'recover') return entity.softDelete === true;
+  if (FILTER_WRITE_ROUTES.includes(key)) return entity.bulkWrites === true;
+  return true;
+}

@@ -33,6 +33,8 @@ export interface FieldModel {
   readonly isEmail: boolean;
   /** `is_password`: stored as a slow hash, never returned, never usable in a query. */
   readonly isPassword: boolean;
+  /** `searchable`: a trigram index serves the substring operators (`$cont`, `$starts`, `$ends` and their `L` forms). */
+  readonly searchable: boolean;
   /** Allowed values, only for `enum`. */
   readonly values?: readonly string[];
   /** Default value; `undefined` when none is declared. */
@@ -143,6 +145,8 @@ export interface EntityModel {
   readonly eagerJoins: readonly string[];
   /** Whether create/update/delete emit domain events. */
   readonly events: boolean;
+  /** `bulkWrites: true`: `PATCH /<entities>?filter=...` and `DELETE /<entities>?filter=...` are served. */
+  readonly bulkWrites: boolean;
   readonly scope: ScopeModel | null;
 }
 
@@ -192,7 +196,17 @@ export interface PaginationModel {
    * `offset` answers a plain array of at most `limit` (or `maxLimit`) rows, as @nestjsx/crud does.
    */
   readonly alwaysPaginate: boolean;
+  /** How `total` is computed when the query has no `count` parameter, default `exact`. */
+  readonly count: CountMode;
+  /** With `count=estimated`, a planner estimate below this is replaced by an exact count, default 10,000. */
+  readonly estimatedCountThreshold: number;
 }
+
+/**
+ * How a list computes `total`: `exact` (a `COUNT(*)`), `estimated` (the planner's estimate, exact below
+ * `estimatedCountThreshold`) or `none` (no count at all; `total` and `pageCount` are null).
+ */
+export type CountMode = 'exact' | 'estimated' | 'none';
 
 /** `api.put`: `merge` (default) writes the body over the stored row; `replace` resets omitted fields. */
 export type PutMode = 'merge' | 'replace';
@@ -223,6 +237,8 @@ export interface ServiceModel {
     readonly docs: boolean;
     /** Writes by id (PATCH, PUT, DELETE, recover) without `If-Match` answer 428, default false. */
     readonly requireIfMatch: boolean;
+    /** Most rows one by-filter PATCH or DELETE may change (`api.bulkWriteLimit`, default 1000). */
+    readonly bulkWriteLimit: number;
   };
   readonly database: { readonly pool: { readonly max: number } };
   /** Domain events on for every entity (entities may still opt in one by one). */

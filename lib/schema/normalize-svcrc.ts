@@ -7,6 +7,7 @@ import {
   CRUD_OPERATIONS,
   type AuthModel,
   type ColumnModel,
+  type CountMode,
   type PutMode,
   type EntityModel,
   type FieldModel,
@@ -17,7 +18,7 @@ import {
   type ServiceModel,
 } from './model';
 import { conventionalPasswordField, isUserEntity, PRIMARY_KEY } from './identity-fields';
-import { CRUD_ROUTE_KEYS, type CrudRouteKey } from './crud-routes';
+import { CRUD_ROUTE_KEYS, type CrudRouteKey, routeAvailable } from './crud-routes';
 import { toCamelCase, toKebabCase, toRouteName, toTableName } from './naming';
 import type { RawAuth, RawEntity, RawField, RawSvcrc } from './raw-svcrc.types';
 import { resolveRelations, type ResolvedRelation } from './resolve-relations';
@@ -35,11 +36,12 @@ export const SVCRC_DEFAULTS = {
     refreshTokenTtl: 1_209_600,
     loginThrottle: { maxFailuresPerAccount: 10, maxFailuresPerIp: 100, windowSeconds: 900 },
   },
-  pagination: { defaultLimit: 25, maxLimit: 1000, alwaysPaginate: false },
+  pagination: { defaultLimit: 25, maxLimit: 1000, alwaysPaginate: false, count: 'exact' as CountMode, estimatedCountThreshold: 10_000 },
   put: 'merge' as PutMode,
   bodyLimit: '1mb',
   docs: true,
   requireIfMatch: false,
+  bulkWriteLimit: 1000,
   poolMax: 20,
 } as const;
 
@@ -52,6 +54,7 @@ function normalizeField(raw: RawField, passwordByConvention: string | undefined)
     unique: raw.unique ?? false,
     isEmail: raw.is_email ?? false,
     isPassword: raw.is_password ?? (raw.name !== undefined && raw.name === passwordByConvention),
+    searchable: raw.searchable ?? false,
     ...(type === 'enum' && raw.values !== undefined ? { values: [...raw.values] } : {}),
     ...(raw.default !== undefined ? { default: raw.default } : {}),
     ...(raw.precision !== undefined ? { precision: raw.precision } : {}),
@@ -216,10 +219,13 @@ function reachesEntity(
 }
 
 /** Normalizes a `.svcrc` that `checkJsonSchema()` and `checkSvcrc()` found no problem in. */
-/** Generated routes of an entity: none without HTTP, `recover` only with soft delete, minus those `routes` turns off. */
+/**
+ * Generated routes of an entity: none without HTTP, `recover` only with soft delete, the by-filter
+ * writes only with `bulkWrites`, minus those `routes` turns off.
+ */
 function servedRoutes(entity: RawEntity): CrudRouteKey[] {
   if (entity.http === false) return [];
-  return CRUD_ROUTE_KEYS.filter((key) => (key !== 'recover' || entity.softDelete === true) && entity.routes?.[key] !== false);
+  return CRUD_ROUTE_KEYS.filter((key) => routeAvailable(key, entity) && entity.routes?.[key] !== false);
 }
 
 export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
@@ -265,6 +271,7 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
       ).filter((path) => !reachesEntity(path, name, sessionEntity, relationsOf)),
       eagerJoins: [...(entity.eagerJoins ?? [])],
       events: entity.events ?? events,
+      bulkWrites: entity.bulkWrites ?? false,
       scope: buildScope(entity, name, relationsOf, organizationField, organizationEntity),
     };
   });
@@ -283,11 +290,14 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
         defaultLimit: api?.pagination?.defaultLimit ?? SVCRC_DEFAULTS.pagination.defaultLimit,
         maxLimit: api?.pagination?.maxLimit ?? SVCRC_DEFAULTS.pagination.maxLimit,
         alwaysPaginate: api?.pagination?.alwaysPaginate ?? SVCRC_DEFAULTS.pagination.alwaysPaginate,
+        count: api?.pagination?.count ?? SVCRC_DEFAULTS.pagination.count,
+        estimatedCountThreshold: api?.pagination?.estimatedCountThreshold ?? SVCRC_DEFAULTS.pagination.estimatedCountThreshold,
       },
       put: api?.put ?? SVCRC_DEFAULTS.put,
       bodyLimit: api?.bodyLimit ?? SVCRC_DEFAULTS.bodyLimit,
       docs: api?.docs ?? SVCRC_DEFAULTS.docs,
       requireIfMatch: api?.requireIfMatch ?? SVCRC_DEFAULTS.requireIfMatch,
+      bulkWriteLimit: api?.bulkWriteLimit ?? SVCRC_DEFAULTS.bulkWriteLimit,
       rateLimit:
         api?.rateLimit?.ttl !== undefined && api.rateLimit.limit !== undefined
           ? { ttl: api.rateLimit.ttl, limit: api.rateLimit.limit }

@@ -16,6 +16,7 @@ export interface RawField {
   readonly unique?: boolean;
   readonly is_email?: boolean;
   readonly is_password?: boolean;
+  readonly searchable?: boolean;
   readonly values?: readonly string[];
   /** `undefined` when absent; JSON `null` is kept as `null`. */
   readonly default?: JsonValue;
@@ -45,6 +46,7 @@ export interface RawEntity {
   readonly joins?: readonly string[];
   readonly eagerJoins?: readonly string[];
   readonly events?: boolean;
+  readonly bulkWrites?: boolean;
 }
 
 export interface RawRelationship {
@@ -75,17 +77,27 @@ export interface RawAuth {
   };
 }
 
+/** `api.pagination.count`: how a list's `total` is computed when the query has no `count`. */
+export type RawCountMode = 'exact' | 'estimated' | 'none';
+
 /** `api.put`: how PUT treats the fields a body omits. */
 export type RawPutMode = 'merge' | 'replace';
 
 export interface RawApi {
   readonly cors?: { readonly origin?: readonly string[]; readonly credentials?: boolean };
-  readonly pagination?: { readonly defaultLimit?: number; readonly maxLimit?: number; readonly alwaysPaginate?: boolean };
+  readonly pagination?: {
+    readonly defaultLimit?: number;
+    readonly maxLimit?: number;
+    readonly alwaysPaginate?: boolean;
+    readonly count?: RawCountMode;
+    readonly estimatedCountThreshold?: number;
+  };
   readonly put?: RawPutMode;
   readonly bodyLimit?: string;
   readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
   readonly docs?: boolean;
   readonly requireIfMatch?: boolean;
+  readonly bulkWriteLimit?: number;
 }
 
 export interface RawSvcrc {

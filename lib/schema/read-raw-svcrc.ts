@@ -8,6 +8,7 @@ import { CRUD_OPERATIONS, type CrudOperation, type FieldType, type IdType, type 
 import type {
   RawApi,
   RawAuth,
+  RawCountMode,
   RawEntity,
   RawField,
   RawOnDelete,
@@ -31,6 +32,7 @@ const ID_TYPES: readonly IdType[] = ['integer', 'uuid'];
 const RELATIONSHIP_TYPES: readonly RawRelationshipType[] = ['ManyToOne', 'OneToMany'];
 const ON_DELETE_ACTIONS: readonly RawOnDelete[] = ['CASCADE', 'SET NULL', 'RESTRICT'];
 const PUT_MODES: readonly RawPutMode[] = ['merge', 'replace'];
+const COUNT_MODES: readonly RawCountMode[] = ['exact', 'estimated', 'none'];
 
 type JsonObject = { readonly [key: string]: unknown };
 
@@ -85,6 +87,7 @@ function readField(value: unknown): RawField {
     unique: boolean(raw.unique),
     is_email: boolean(raw.is_email),
     is_password: boolean(raw.is_password),
+    searchable: boolean(raw.searchable),
     values: strings(raw.values),
     default: raw.default as JsonValue | undefined,
     // Out of range is kept: it still answers "is a precision given?"; checks compare only valid ones.
@@ -134,6 +137,7 @@ function readEntity(value: unknown): RawEntity {
     joins: strings(raw.joins),
     eagerJoins: strings(raw.eagerJoins),
     events: boolean(raw.events),
+    bulkWrites: boolean(raw.bulkWrites),
   };
 }
 
@@ -185,12 +189,15 @@ function readApi(value: unknown): RawApi | undefined {
       defaultLimit: integer(pagination.defaultLimit, 1),
       maxLimit: integer(pagination.maxLimit, 1),
       alwaysPaginate: boolean(pagination.alwaysPaginate),
+      count: oneOf(pagination.count, COUNT_MODES),
+      estimatedCountThreshold: integer(pagination.estimatedCountThreshold, 0),
     },
     put: oneOf(raw.put, PUT_MODES),
     bodyLimit: string(raw.bodyLimit),
     rateLimit: rateLimit && { ttl: integer(rateLimit.ttl, 1), limit: integer(rateLimit.limit, 1) },
     docs: boolean(raw.docs),
     requireIfMatch: boolean(raw.requireIfMatch),
+    bulkWriteLimit: integer(raw.bulkWriteLimit, 1),
   };
 }
 

@@ -3,7 +3,7 @@
  * the raw `.svcrc` object generated apps embed (`svcSchema`), a path to a `.svcrc` file, or,
  * during the upgrade from 0.1.0, the normalized model that version wrote to `svc.model.ts`.
  */
-import { CRUD_ROUTE_KEYS, type CrudRouteKey } from './crud-routes';
+import { CRUD_ROUTE_KEYS, type CrudRouteKey, routeAvailable } from './crud-routes';
 import { loadSvcrcOrThrow } from './load-svcrc';
 import type { EntityModel, ServiceModel } from './model';
 import { parseSvcrcValue } from './parse-svcrc';
@@ -25,9 +25,10 @@ function isLegacyModel(value: object): value is ServiceModel {
 
 /** A 0.1.0 model had no `routes`: every route the entity could serve. */
 function withRoutes(entity: EntityModel): EntityModel {
-  if (Array.isArray((entity as { routes?: unknown }).routes)) return entity;
-  const routes: CrudRouteKey[] = entity.http ? CRUD_ROUTE_KEYS.filter((key) => key !== 'recover' || entity.softDelete) : [];
-  return { ...entity, routes };
+  const bulkWrites = entity.bulkWrites ?? false;
+  if (Array.isArray((entity as { routes?: unknown }).routes)) return { ...entity, bulkWrites };
+  const routes: CrudRouteKey[] = entity.http ? CRUD_ROUTE_KEYS.filter((key) => routeAvailable(key, { ...entity, bulkWrites })) : [];
+  return { ...entity, routes, bulkWrites };
 }
 
 export function resolveSchema(schema: SvcSchemaSource): ServiceModel {

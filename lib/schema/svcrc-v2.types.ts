@@ -5,7 +5,7 @@
  */
 import type { CrudRouteKey } from './crud-routes';
 import type { CrudOperation, FieldType, IdType, JsonValue } from './model';
-import type { RawOnDelete, RawPutMode, RawRelationshipType } from './raw-svcrc.types';
+import type { RawCountMode, RawOnDelete, RawPutMode, RawRelationshipType } from './raw-svcrc.types';
 
 export interface SvcrcV2Field {
   readonly name: string;
@@ -14,6 +14,7 @@ export interface SvcrcV2Field {
   readonly unique?: boolean;
   readonly is_email?: boolean;
   readonly is_password?: boolean;
+  readonly searchable?: boolean;
   readonly values?: readonly string[];
   readonly default?: JsonValue;
   readonly precision?: number;
@@ -38,6 +39,7 @@ export interface SvcrcV2Entity {
   readonly joins?: readonly string[];
   readonly eagerJoins?: readonly string[];
   readonly events?: boolean;
+  readonly bulkWrites?: boolean;
 }
 
 export interface SvcrcV2Relationship {
@@ -78,12 +80,19 @@ export interface SvcrcV2 {
   readonly relationships?: readonly SvcrcV2Relationship[];
   readonly api?: {
     readonly cors?: { readonly origin?: readonly string[]; readonly credentials?: boolean };
-    readonly pagination?: { readonly defaultLimit?: number; readonly maxLimit?: number; readonly alwaysPaginate?: boolean };
+    readonly pagination?: {
+      readonly defaultLimit?: number;
+      readonly maxLimit?: number;
+      readonly alwaysPaginate?: boolean;
+      readonly count?: RawCountMode;
+      readonly estimatedCountThreshold?: number;
+    };
     readonly put?: RawPutMode;
     readonly bodyLimit?: string;
     readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
     readonly docs?: boolean;
     readonly requireIfMatch?: boolean;
+    readonly bulkWriteLimit?: number;
   };
   readonly database?: { readonly pool?: { readonly max?: number } };
 }

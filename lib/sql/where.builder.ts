@@ -1,5 +1,6 @@
 import { OPERATORS } from '../query/operators';
 import type { ColumnRef, FilterOperator, TypedValue, ValidatedWhere } from '../query/query.types';
+import { ENUM_TEXT_FUNCTION } from '../schema/search-index-name';
 import type { RelatedCondition } from './conditions';
 import { existsThroughSql, liveRowSql } from './predicates';
 import type { AliasedEntity, SqlContext } from './sql-context';
@@ -33,7 +34,7 @@ export function buildWhereSql(
       return `(${buildWhereSql(where.child, root, joined, sql, related)}) IS NOT TRUE`;
     case 'condition':
       return conditionOnPath(where.column, root, joined, sql, related, (column, isEnum) =>
-        conditionSql(column, isEnum, where.operator, where.value, sql),
+        conditionSql(column, isEnum ? enumText(where.column, column) : column, where.operator, where.value, sql),
       );
   }
 }
@@ -82,8 +83,15 @@ function existsChain(
   );
 }
 
-function conditionSql(column: string, isEnum: boolean, operator: FilterOperator, value: TypedValue, sql: SqlContext): string {
-  // Enum columns take text operators through their text form.
-  const text = isEnum ? `CAST(${column} AS text)` : column;
+/**
+ * Enum columns take text operators through their text form. A searchable enum's is the expression its trigram
+ * index holds (lib/database/search-indexes.ts), so that the index serves the match.
+ */
+function enumText(ref: ColumnRef, column: string): string {
+  return ref.column.field?.searchable === true ? `${ENUM_TEXT_FUNCTION}(${column})` : `CAST(${column} AS text)`;
+}
+
+/** `text` is the column as text, for the text operators. */
+function conditionSql(column: string, text: string, operator: FilterOperator, value: TypedValue, sql: SqlContext): string {
   return OPERATORS[operator].sql({ column, text, value, param: (item) => sql.param(item) });
 }

@@ -1,5 +1,6 @@
 import { applyDecorators, HttpStatus, type Type } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { NEXT_CURSOR_HEADER } from '../query/next-cursor-header';
 import { TOTAL_COUNT_HEADER } from '../query/total-count-header';
 import { ErrorEnvelopeDto } from './error-envelope.dto';
 import { conditionGrammar } from './condition-grammar';
@@ -12,7 +13,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Not permitted (tenant scope, role)',
   404: 'Record not found',
   409: 'Conflicting unique value or referenced record',
-  413: 'Request body too large',
+  413: 'Request body too large, or more matching records than api.bulkWriteLimit',
   422: 'Constraint failure (e.g. a foreign key to a missing record)',
   429: 'Too many requests (or failed logins); see the Retry-After header',
 };
@@ -61,13 +62,29 @@ export function ApiListQuery(): MethodDecorator {
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1 }, description: 'Most records to return (alias `per_page`); default and maximum are set in `.svcrc` `api.pagination`.' }),
     ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1 }, description: 'Page number, from 1; asks for the page object.' }),
     ApiQuery({ name: 'offset', required: false, schema: { type: 'integer', minimum: 0 }, description: 'Rows to skip; takes precedence over `page`; asks for the page object.' }),
+    ApiQuery({
+      name: 'count',
+      required: false,
+      schema: { type: 'string', enum: ['exact', 'estimated', 'none'] },
+      description:
+        'How `total` is computed: `exact` (a COUNT), `estimated` (the planner estimate, exact below `api.pagination.estimatedCountThreshold`), ' +
+        '`none` (no count; `total` and `pageCount` are null, no `X-Total-Count`). Default `api.pagination.count`, else `exact`.',
+    }),
+    ApiQuery({
+      name: 'cursor',
+      required: false,
+      type: String,
+      description:
+        '`nextCursor` of a previous answer (or its `X-Next-Cursor` header): the rows after it, with the same `filter`, `or`, `s`, `sort` ' +
+        'and `include_deleted` (else 400). Not with `page` or `offset`. Answers the page object, with `page` null.',
+    }),
   );
 }
 
 /**
  * The 200 answer of a list over `model`, in its two shapes: the page object `{ data, count,
- * total, page, pageCount }` when the query has `page` or `offset` (or `.svcrc` sets
- * `api.pagination.alwaysPaginate`), a plain array otherwise; `X-Total-Count` on both.
+ * total, page, pageCount, nextCursor }` when the query has `page`, `offset` or `cursor` (or `.svcrc` sets
+ * `api.pagination.alwaysPaginate`), a plain array otherwise; `X-Total-Count` and `X-Next-Cursor` on both.
  */
 export function ApiPaginatedResponse(model: Type<unknown>): MethodDecorator {
   const record = { $ref: getSchemaPath(model) };
@@ -75,28 +92,31 @@ export function ApiPaginatedResponse(model: Type<unknown>): MethodDecorator {
     ApiExtraModels(model),
     ApiOkResponse({
       description:
-        'A page object when the query has `page` or `offset`, or when `.svcrc` sets `api.pagination.alwaysPaginate`; ' +
+        'A page object when the query has `page`, `offset` or `cursor`, or when `.svcrc` sets `api.pagination.alwaysPaginate`; ' +
         'otherwise a plain array of at most `limit` records (`api.pagination.maxLimit` when `limit` is absent), as @nestjsx/crud answers. ' +
-        `The \`${TOTAL_COUNT_HEADER}\` header gives the number of matching records: more than the array holds means rows were cut off.`,
+        `The \`${TOTAL_COUNT_HEADER}\` header gives the number of matching records (absent with \`count=none\`): more than the array holds means rows were cut off. ` +
+        `When more rows follow, \`${NEXT_CURSOR_HEADER}\` (and the page object's \`nextCursor\`) is the \`cursor\` of the next page.`,
       headers: {
-        [TOTAL_COUNT_HEADER]: { description: 'Records matching the query', schema: { type: 'integer', minimum: 0 } },
+        [TOTAL_COUNT_HEADER]: { description: 'Records matching the query (absent with `count=none`)', schema: { type: 'integer', minimum: 0 } },
+        [NEXT_CURSOR_HEADER]: { description: 'The `cursor` of the next page; absent on the last page', schema: { type: 'string' } },
       },
       schema: {
         oneOf: [
           {
             title: 'Page',
-            description: 'With `page` or `offset` (or `alwaysPaginate`)',
+            description: 'With `page`, `offset` or `cursor` (or `alwaysPaginate`)',
             type: 'object',
-            required: ['data', 'count', 'total', 'page', 'pageCount'],
+            required: ['data', 'count', 'total', 'page', 'pageCount', 'nextCursor'],
             properties: {
               data: { type: 'array', items: record },
               count: { type: 'integer', description: 'Records in this page' },
-              total: { type: 'integer', description: 'Records matching the query' },
-              page: { type: 'integer', description: 'Current page, from 1' },
-              pageCount: { type: 'integer', description: 'Number of pages' },
+              total: { type: 'integer', nullable: true, description: 'Records matching the query (estimated with `count=estimated`); null with `count=none`' },
+              page: { type: 'integer', nullable: true, description: 'Current page, from 1; null on a page reached by `cursor`' },
+              pageCount: { type: 'integer', nullable: true, description: 'Number of pages; null with `count=none`' },
+              nextCursor: { type: 'string', nullable: true, description: 'The `cursor` of the next page; null when no row follows' },
             },
           },
-          { title: 'Records', description: 'Without `page` and `offset`', type: 'array', items: record },
+          { title: 'Records', description: 'Without `page`, `offset` and `cursor`', type: 'array', items: record },
         ],
       },
     }),
@@ -112,6 +132,51 @@ export function ApiBulkBody(dto: Type<unknown>): MethodDecorator {
         type: 'object',
         required: ['bulk'],
         properties: { bulk: { type: 'array', minItems: 1, items: { $ref: getSchemaPath(dto) } } },
+      },
+    }),
+  );
+}
+
+/** `onConflict` of `POST /<entities>/bulk`: insert or update by a unique field. */
+export function ApiUpsertQuery(): MethodDecorator {
+  return ApiQuery({
+    name: 'onConflict',
+    required: false,
+    type: String,
+    description:
+      'Upsert by this unique field: a record whose value already exists updates that record (only the fields it gives), the others are inserted; ' +
+      'one transaction. Every record must give the field, each value once. A match you may not update (another tenant\'s, or deleted) answers 409 and nothing is written.',
+  });
+}
+
+/** The query of the by-filter writes: `filter`, `or` and `s` (at least one condition), and `return`. */
+export function ApiFilterWriteQuery(): MethodDecorator {
+  return applyDecorators(
+    arrayQuery('filter', `Condition, all AND-ed, as in the list: ${CONDITION_GRAMMAR}`),
+    arrayQuery('or', 'Alternative condition, as in the list. At least one filter, or or s condition is required.'),
+    ApiQuery({ name: 's', required: false, type: String, description: 'Search as JSON, as in the list.' }),
+    ApiQuery({
+      name: 'return',
+      required: false,
+      enum: ['count', 'rows'],
+      description: '`rows` answers the changed records in `data` besides `affected`; default `count`.',
+    }),
+  );
+}
+
+/** The 200 answer of a by-filter write: `{ affected, data? }`. */
+export function ApiFilterWriteResponse(model: Type<unknown>): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(model),
+    ApiOkResponse({
+      description: 'The number of records changed; with `return=rows`, the records as written (deleted ones as they were removed).',
+      schema: {
+        type: 'object',
+        required: ['affected'],
+        properties: {
+          affected: { type: 'integer', minimum: 0, description: 'Records changed' },
+          data: { type: 'array', items: { $ref: getSchemaPath(model) }, description: 'With `return=rows` only' },
+        },
       },
     }),
   );

@@ -19,6 +19,9 @@ const ROUTE_METHODS: Record<EntityModel['routes'][number], readonly string[]> = 
   replace: ['replace'],
   delete: ['delete'],
   recover: ['recover'],
+  // The by-filter writes are not in the typed client yet.
+  updateMany: [],
+  deleteMany: [],
 };
 
 /** Names the client declares for an entity, in declaration order. */

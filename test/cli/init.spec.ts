@@ -55,13 +55,13 @@ describe('svc init: refusals', () => {
     ]) {
       expect(run.stdout).toContain(option);
     }
-    expect(run.stdout).toContain('svc init --name todo-api --adapter fastify --skip-platform');
+    expect(run.stdout).toContain('svc init --name todo-api --adapter express --skip-platform');
   });
 
   it('supports only the express and fastify adapters', () => {
     const run = init('--name', 'demo', '--adapter', 'koa', '--skip-platform');
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('✖ --adapter koa: use express or fastify (default express)\n');
+    expect(run.stderr).toBe('✖ --adapter koa: use express or fastify (default fastify)\n');
     expect(existsSync(join(dir, 'demo'))).toBe(false);
   });
 
@@ -125,7 +125,7 @@ describe('svc init: the project', () => {
   const text = (path: string): string => readFileSync(join(project, path), 'utf8');
 
   it('prints what it creates and the next steps', () => {
-    expect(stdout).toContain(`Creating demo in ${project}`);
+    expect(stdout).toContain(`Creating demo in ${project}\n`);
     for (const file of ['package.json', '.svcrc', 'src/main.ts', 'src/autogen/notes/note.entity.ts', 'src/extensions/README.md']) {
       expect(stdout).toContain(`CREATE ${file}\n`);
     }
@@ -152,7 +152,8 @@ describe('svc init: the project', () => {
     for (const name of [
       '@nestjs/common',
       '@nestjs/core',
-      '@nestjs/platform-express',
+      '@nestjs/platform-fastify',
+      '@fastify/static',
       '@nestjs/swagger',
       '@nestjs/typeorm',
       'class-validator',
@@ -190,17 +191,18 @@ describe('svc init: the project', () => {
     expect(readJson(join(project, 'tsconfig.build.json')).extends).toBe('./tsconfig.json');
   });
 
-  it('writes main.ts and app.module.ts in the shape nest-add produces', () => {
+  it('writes main.ts on the Fastify adapter (the default), listening on every interface, and app.module.ts, in the shape nest-add produces', () => {
     expect(text('src/main.ts')).toBe(
       [
         "import { NestFactory } from '@nestjs/core';",
-        "import { configureSvcApp } from '@svc/nest';",
+        "import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';",
+        "import { configureSvcApp, svcFastifyOptions } from '@svc/nest';",
         "import { AppModule } from './app.module';",
         '',
         'async function bootstrap() {',
-        '  const app = await NestFactory.create(AppModule);',
+        '  const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(svcFastifyOptions()));',
         '  configureSvcApp(app);',
-        '  await app.listen(process.env.APP_PORT ?? process.env.PORT ?? 3100);',
+        "  await app.listen(process.env.APP_PORT ?? process.env.PORT ?? 3100, '0.0.0.0');",
         '}',
         'void bootstrap();',
         '',
@@ -311,35 +313,34 @@ describe('svc init: the project', () => {
   });
 });
 
-describe('svc init --adapter fastify', () => {
+describe('svc init --adapter express', () => {
   let parent: string;
   let project: string;
   beforeAll(() => {
-    parent = tempDir('init-fastify');
+    parent = tempDir('init-express');
     const run = svc(
       parent,
-      ['init', '--name', 'fast', '--adapter', 'fastify', '--skip-platform', '--skip-install'],
+      ['init', '--name', 'plain', '--adapter', 'express', '--skip-platform', '--skip-install'],
       cleanEnv({ XDG_CONFIG_HOME: join(parent, '.config-home') }),
     );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`Creating fast in ${join(parent, 'fast')} (on fastify)`);
-    project = join(parent, 'fast');
+    expect(run.stdout).toContain(`Creating plain in ${join(parent, 'plain')} (on express)`);
+    project = join(parent, 'plain');
   });
   afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
-  it('writes a main.ts on the Fastify adapter, listening on every interface', () => {
+  it('writes the main.ts of nest new after nest add', () => {
     expect(readFileSync(join(project, 'src/main.ts'), 'utf8')).toBe(
       [
         "import { NestFactory } from '@nestjs/core';",
-        "import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';",
-        "import { configureSvcApp, svcFastifyOptions } from '@svc/nest';",
+        "import { configureSvcApp } from '@svc/nest';",
         "import { AppModule } from './app.module';",
         '',
         'async function bootstrap() {',
-        '  const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(svcFastifyOptions()));',
+        '  const app = await NestFactory.create(AppModule);',
         '  configureSvcApp(app);',
-        "  await app.listen(process.env.APP_PORT ?? process.env.PORT ?? 3100, '0.0.0.0');",
+        '  await app.listen(process.env.APP_PORT ?? process.env.PORT ?? 3100);',
         '}',
         'void bootstrap();',
         '',
@@ -347,11 +348,11 @@ describe('svc init --adapter fastify', () => {
     );
   });
 
-  it('depends on @nestjs/platform-fastify and @fastify/static instead of @nestjs/platform-express', () => {
+  it('depends on @nestjs/platform-express instead of @nestjs/platform-fastify and @fastify/static', () => {
     const { dependencies } = readJson(join(project, 'package.json'));
-    expect(dependencies['@nestjs/platform-fastify']).toBe(versionOf('@nestjs/platform-fastify'));
-    expect(dependencies['@fastify/static']).toBe(versionOf('@fastify/static'));
-    expect(dependencies['@nestjs/platform-express']).toBeUndefined();
+    expect(dependencies['@nestjs/platform-express']).toBe(versionOf('@nestjs/platform-express'));
+    expect(dependencies['@nestjs/platform-fastify']).toBeUndefined();
+    expect(dependencies['@fastify/static']).toBeUndefined();
   });
 
   it('compiles with the strict tsconfig', () => {
@@ -360,8 +361,8 @@ describe('svc init --adapter fastify', () => {
     expect(existsSync(join(project, 'dist', 'main.js'))).toBe(true);
   });
 
-  it('passes npm test with its smoke tests on Fastify', () => {
-    expect(readFileSync(join(project, 'src/autogen/e2e/smoke-app.ts'), 'utf8')).toContain('new FastifyAdapter(svcFastifyOptions())');
+  it('passes npm test with its smoke tests on Express', () => {
+    expect(readFileSync(join(project, 'src/autogen/e2e/smoke-app.ts'), 'utf8')).not.toContain('FastifyAdapter');
     if (!existsSync(join(project, 'node_modules'))) linkNodeModules(project);
     const test = spawnSync('npm', ['test'], { cwd: project, encoding: 'utf8', env: cleanEnv(), timeout: 180_000 });
     expect(test.stdout).toMatch(/^# pass 1$/m);
@@ -375,8 +376,8 @@ describe('svc init --adapter fastify', () => {
     const port = await freePort();
     dev = start(process.execPath, [CLI, 'dev', '--no-watch'], project, cleanEnv({ APP_PORT: String(port), PGLITE_DATA_DIR: 'memory' }));
     await waitForHealth(port, dev.output, 90_000);
-    expect((await http(port, 'POST', '/notes', { title: 'on fastify' })).status).toBe(201);
-    expect((await http(port, 'GET', '/notes?filter[0]=title||$eq||on%20fastify')).body).toHaveLength(1);
+    expect((await http(port, 'POST', '/notes', { title: 'on express' })).status).toBe(201);
+    expect((await http(port, 'GET', '/notes?filter[0]=title||$eq||on%20express')).body).toHaveLength(1);
     expect((await http(port, 'GET', '/_docs/swagger-ui.css')).status).toBe(200);
     dev.child.kill('SIGTERM');
     expect(await dev.exit).toBe(0);

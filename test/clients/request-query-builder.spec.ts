@@ -13,6 +13,7 @@ interface Page<T> {
   total: number;
   page: number;
   pageCount: number;
+  nextCursor: string | null;
 }
 
 describe.each(DATABASE_KINDS)('RequestQueryBuilder against a generated app (%s)', (kind) => {
@@ -114,12 +115,12 @@ describe.each(DATABASE_KINDS)('RequestQueryBuilder against a generated app (%s)'
 
   it('pages with limit and page: a page object with count, total, page and pageCount', async () => {
     const { body } = await get<Page<SeedPost>>('/posts', sortById(RequestQueryBuilder.create()).setLimit(10).setPage(4));
-    expect(body).toEqual({ data: posts.slice(30), count: 2, total: 32, page: 4, pageCount: 4 });
+    expect(body).toEqual({ data: posts.slice(30), count: 2, total: 32, page: 4, pageCount: 4, nextCursor: null });
   });
 
   it('pages with limit and offset', async () => {
     const { body } = await get<Page<SeedPost>>('/posts', sortById(RequestQueryBuilder.create()).setLimit(5).setOffset(12));
-    expect(body).toEqual({ data: posts.slice(12, 17), count: 5, total: 32, page: 3, pageCount: 7 });
+    expect(body).toEqual({ data: posts.slice(12, 17), count: 5, total: 32, page: 3, pageCount: 7, nextCursor: expect.any(String) });
   });
 
   it('without page or offset answers a plain array: every row, or limit rows with X-Total-Count', async () => {

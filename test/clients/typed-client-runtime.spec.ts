@@ -82,6 +82,15 @@ describe('the generated client runtime', () => {
     expect(await paginating.posts.list()).toEqual([{ id: 1 }]);
   });
 
+  it('asks the next page by cursor (no page=1 added), with a count mode', async () => {
+    const page = { data: [{ id: 3 }], count: 1, total: null, page: null, pageCount: null, nextCursor: null };
+    const { calls, fetch } = recording(() => json(page));
+    const api = createSvcClient({ baseUrl: 'http://api.test', fetch });
+    expect(await api.posts.page((q) => q.limit(1).count('none').cursor('abc.def'))).toEqual(page);
+    expect(calls[0].url).toBe('http://api.test/posts?limit=1&count=none&cursor=abc.def');
+    await expect(api.posts.list((q) => q.cursor('abc.def'))).rejects.toThrow('use page()');
+  });
+
   it('sends JSON bodies with their content type, and reads an empty 204 as nothing', async () => {
     const { calls, fetch } = recording((call) => (call.method === 'DELETE' ? new Response(null, { status: 204 }) : json({ id: 3 }, 201)));
     const api = createSvcClient({ baseUrl: 'http://api.test', fetch });

@@ -96,7 +96,7 @@ describe.each(DATABASE_KINDS)('the @nestjsx/crud anchors (%s)', (kind) => {
 
     it('answers the page object, of defaultLimit rows, with page or offset', async () => {
       const page = await http().get('/authors?page=2&sort=name,ASC').set(ALICE).expect(200);
-      expect(page.body).toEqual({ data: [expect.objectContaining({ name: 'Calvino' }), expect.objectContaining({ name: 'Dickens' })], count: 2, total: 4, page: 2, pageCount: 2 });
+      expect(page.body).toEqual({ data: [expect.objectContaining({ name: 'Calvino' }), expect.objectContaining({ name: 'Dickens' })], count: 2, total: 4, page: 2, pageCount: 2, nextCursor: null });
       expect(page.headers['x-total-count']).toBe('4');
       const offset = await http().get('/authors?offset=3&sort=name,ASC').set(ALICE).expect(200);
       expect(offset.body).toMatchObject({ data: [{ name: 'Dickens' }], count: 1, total: 4, page: 2, pageCount: 2 });
@@ -108,21 +108,21 @@ describe.each(DATABASE_KINDS)('the @nestjsx/crud anchors (%s)', (kind) => {
       expect(res.headers['x-total-count']).toBe('1');
     });
 
-    it('exposes X-Total-Count and ETag to scripts of an allowed origin (Access-Control-Expose-Headers)', async () => {
+    it('exposes X-Total-Count, X-Next-Cursor and ETag to scripts of an allowed origin (Access-Control-Expose-Headers)', async () => {
       const res = await http().get('/authors').set(ALICE).set('Origin', ALLOWED_ORIGIN).expect(200);
       expect(res.headers['access-control-allow-origin']).toBe(ALLOWED_ORIGIN);
-      expect(res.headers['access-control-expose-headers']).toBe('X-Total-Count,ETag');
+      expect(res.headers['access-control-expose-headers']).toBe('X-Total-Count,X-Next-Cursor,ETag');
     });
 
     it('documents both shapes, when each applies, and the header in /_docs', async () => {
       const docs = (await http().get('/_docs-json').expect(200)).body;
       const ok = docs.paths['/authors'].get.responses['200'];
-      expect(ok.description).toMatch(/page object when the query has `page` or `offset`.*alwaysPaginate.*plain array/);
+      expect(ok.description).toMatch(/page object when the query has `page`, `offset` or `cursor`.*alwaysPaginate.*plain array/);
       expect(ok.headers['X-Total-Count'].schema).toEqual({ type: 'integer', minimum: 0 });
       const [pageShape, arrayShape] = ok.content['application/json'].schema.oneOf;
-      expect(pageShape).toMatchObject({ type: 'object', required: ['data', 'count', 'total', 'page', 'pageCount'] });
+      expect(pageShape).toMatchObject({ type: 'object', required: ['data', 'count', 'total', 'page', 'pageCount', 'nextCursor'] });
       expect(pageShape.properties.data.items).toEqual({ $ref: '#/components/schemas/Author' });
-      expect(arrayShape).toEqual({ title: 'Records', description: 'Without `page` and `offset`', type: 'array', items: { $ref: '#/components/schemas/Author' } });
+      expect(arrayShape).toEqual({ title: 'Records', description: 'Without `page`, `offset` and `cursor`', type: 'array', items: { $ref: '#/components/schemas/Author' } });
     });
   });
 

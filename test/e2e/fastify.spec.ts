@@ -144,6 +144,7 @@ describe.each(DATABASE_KINDS)('on Fastify: CRUD endpoints, query contract, error
       total: 5,
       page: 2,
       pageCount: 3,
+      nextCursor: expect.any(String),
     });
     const offset = await http().get('/projects?sort=priority,ASC&limit=2&offset=4&fields=name').expect(200);
     expect(offset.body).toMatchObject({ count: 1, total: 5, page: 3, pageCount: 3 });

@@ -139,7 +139,7 @@ describe.each(DATABASE_KINDS)('query contract (%s)', (kind) => {
     const perPage = await http().get('/projects?sort=priority,ASC&per_page=4&page=3').expect(200);
     expect(perPage.body).toMatchObject({ count: 2, total: 10, page: 3 });
     const beyond = await http().get('/projects?limit=5&page=9').expect(200);
-    expect(beyond.body).toEqual({ data: [], count: 0, total: 10, page: 9, pageCount: 2 });
+    expect(beyond.body).toEqual({ data: [], count: 0, total: 10, page: 9, pageCount: 2, nextCursor: null });
   });
 
   it('uses the configured default page size and lowers a limit above the maximum', async () => {

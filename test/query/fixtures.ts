@@ -36,6 +36,7 @@ function entity(name: string, table: string, parts: Partial<EntityModel> & Pick<
     createdAt: true,
     updatedAt: true,
     softDelete: false,
+    bulkWrites: false,
     http: true,
     routes: ['find', 'get', 'create', 'createMany', 'update', 'replace', 'delete'],
     joins: [],
@@ -87,7 +88,7 @@ export const User = entity('User', 'users', {
 
 export const ENTITIES: ReadonlyMap<string, EntityModel> = new Map([Task, Project, User].map((e) => [e.name, e]));
 
-export const PAGINATION: PaginationModel = { defaultLimit: 25, maxLimit: 1000, alwaysPaginate: false };
+export const PAGINATION: PaginationModel = { defaultLimit: 25, maxLimit: 1000, alwaysPaginate: false, count: 'exact', estimatedCountThreshold: 10_000 };
 
 export function column(entity: EntityModel, name: string): ColumnModel {
   const found = entity.columns.find((c) => c.name === name);

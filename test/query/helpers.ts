@@ -9,6 +9,8 @@ export const EMPTY: ParsedQuery = {
   page: null,
   offset: null,
   includeDeleted: false,
+  count: null,
+  cursor: null,
 };
 
 export const none: RawValue = { kind: 'none' };

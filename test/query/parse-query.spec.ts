@@ -245,6 +245,9 @@ describe('parseQuery', () => {
       ['include_deleted=0', EMPTY],
       ['include_deleted=false', EMPTY],
       ['cache=0&cache=whatever', EMPTY],
+      ['onConflict=code', { ...EMPTY, onConflict: 'code' }],
+      ['return=rows', { ...EMPTY, returnRows: true }],
+      ['return=count', { ...EMPTY, returnRows: false }],
       ['foo=bar&utm=%E0%A4%A&extra.x=1&filters=zz', EMPTY],
     ];
     it.each(titled(cases))('%s', (_title, input, expected) => expect(parseQuery(input)).toEqual(expected));
@@ -310,6 +313,9 @@ describe('parseQuery', () => {
       ['offset=1234567890123456', 'offset', 'offset: "1234567890123456" is too large'],
       ['include_deleted=yes', 'include_deleted', 'include_deleted: expected 1, true, 0 or false, got "yes"'],
       ['include_deleted=', 'include_deleted', 'include_deleted: expected 1, true, 0 or false, got ""'],
+      ['onConflict=', 'onConflict', 'onConflict: expected the name of a unique field'],
+      ['onConflict=a&onConflict=b', 'onConflict', 'onConflict: given more than once'],
+      ['return=all', 'return', 'return: expected rows or count, got "all"'],
       ['s=', 's', 's: is not valid JSON'],
       ['s={name:1}', 's', 's: is not valid JSON'],
       ['s=[1]', 's', 's: must be a JSON object, like {"name":"x"}'],

@@ -233,7 +233,7 @@ describe('validateQuery', () => {
     });
 
     it('lowers limit to a maxLimit below the default', () => {
-      const q = validateQuery(EMPTY, Task, ENTITIES, { defaultLimit: 50, maxLimit: 20, alwaysPaginate: true });
+      const q = validateQuery(EMPTY, Task, ENTITIES, { ...PAGINATION, defaultLimit: 50, maxLimit: 20, alwaysPaginate: true });
       expect(q.limit).toBe(20);
     });
 

@@ -40,8 +40,7 @@ describe('semantic checks', () => {
       },
       {
         path: 'auth.accountUserEntity',
-        message:
-          'Membership needs the organization field "organizationId" (a field, or the foreign key of a many-to-one relation)',
+        message: 'Membership needs the organization field "organizationId" (a field, or the foreign key of a many-to-one relation)',
       },
     ]);
   });
@@ -50,8 +49,7 @@ describe('semantic checks', () => {
     expect(problems({ ...auth, auth: { ...auth.auth, organizationField: 'workspaceId' } })).toEqual([
       {
         path: 'auth.accountUserEntity',
-        message:
-          'Membership needs the organization field "workspaceId" (a field, or the foreign key of a many-to-one relation)',
+        message: 'Membership needs the organization field "workspaceId" (a field, or the foreign key of a many-to-one relation)',
       },
     ]);
   });
@@ -79,10 +77,7 @@ describe('semantic checks', () => {
   });
 
   it('needs a text email on the user entity', () => {
-    const entities = [
-      { name: 'User', fields: [{ name: 'password', type: 'text', is_password: true }] },
-      ...auth.entities.slice(1),
-    ];
+    const entities = [{ name: 'User', fields: [{ name: 'password', type: 'text', is_password: true }] }, ...auth.entities.slice(1)];
     expect(problems({ ...auth, entities })).toEqual([
       { path: 'auth.userEntity', message: 'User needs a text field "email" to log in with' },
     ]);
@@ -91,7 +86,13 @@ describe('semantic checks', () => {
   it("takes the spec's own user entity: a plain password or passwordHash field is the password", () => {
     for (const name of ['password', 'passwordHash']) {
       const entities = [
-        { name: 'User', fields: [{ name: 'email', type: 'text', unique: true }, { name, type: 'text' }] },
+        {
+          name: 'User',
+          fields: [
+            { name: 'email', type: 'text', unique: true },
+            { name, type: 'text' },
+          ],
+        },
         ...auth.entities.slice(1),
       ];
       const result = parseSvcrc(JSON.stringify({ ...auth, entities }));
@@ -103,7 +104,16 @@ describe('semantic checks', () => {
   });
 
   it('refuses a user entity with no field that can hold the password', () => {
-    const entities = [{ name: 'User', fields: [{ name: 'email', type: 'text', unique: true }, { name: 'secret', type: 'text' }] }, ...auth.entities.slice(1)];
+    const entities = [
+      {
+        name: 'User',
+        fields: [
+          { name: 'email', type: 'text', unique: true },
+          { name: 'secret', type: 'text' },
+        ],
+      },
+      ...auth.entities.slice(1),
+    ];
     expect(problems({ ...auth, entities })).toEqual([
       {
         path: 'auth.userEntity',
@@ -173,7 +183,8 @@ describe('semantic checks', () => {
     expect(problems(withToMany)).toEqual([
       {
         path: 'entities[4].eagerJoins[0]',
-        message: '"books": "books" is a one-to-many relation of Author; an eager join follows many-to-one relations only (ask for it with join=books)',
+        message:
+          '"books": "books" is a one-to-many relation of Author; an eager join follows many-to-one relations only (ask for it with join=books)',
       },
     ]);
     expect(problems(library(['review'], ['session']))).toEqual([
@@ -193,15 +204,26 @@ describe('semantic checks', () => {
     ]);
   });
 
+  it('checks api.pagination.count and estimatedCountThreshold', () => {
+    expect(problems({ ...auth, api: { pagination: { count: 'estimated', estimatedCountThreshold: 0 } } })).toEqual([]);
+    expect(problems({ ...auth, api: { pagination: { count: 'approximate', estimatedCountThreshold: -1 } } })).toEqual([
+      { path: 'api.pagination.count', message: 'must be one of "exact", "estimated", "none" (got "approximate")' },
+      { path: 'api.pagination.estimatedCountThreshold', message: expect.stringContaining('-1') },
+    ]);
+  });
+
+  it('takes api.pagination.count and estimatedCountThreshold into the model', () => {
+    const result = parseSvcrc(JSON.stringify({ ...auth, api: { pagination: { count: 'none', estimatedCountThreshold: 500 } } }));
+    expect(result.ok && result.model.api.pagination).toMatchObject({ count: 'none', estimatedCountThreshold: 500 });
+  });
+
   it('scopes the organization table by its own id, implicitly or with scopeBy "id"', () => {
     for (const organization of [{ name: 'Organization' }, { name: 'Organization', scopeBy: 'id' }]) {
       const result = parseSvcrc(JSON.stringify({ ...auth, entities: [...auth.entities.slice(0, 3), organization] }));
       expect(result.ok).toBe(true);
       if (!result.ok) continue;
       const scope = result.model.entities[3].scope;
-      expect(scope?.paths).toEqual([
-        { path: 'id', relations: [], field: 'id', fieldEntity: 'Organization', contextKey: 'organizationId' },
-      ]);
+      expect(scope?.paths).toEqual([{ path: 'id', relations: [], field: 'id', fieldEntity: 'Organization', contextKey: 'organizationId' }]);
       // Users never reach sessions through a join by default.
       expect(result.model.entities[0].joins).not.toContain('sessions');
       expect(result.model.entities[1].http).toBe(false);
@@ -212,10 +234,7 @@ describe('semantic checks', () => {
     expect(
       problems({
         version: 2,
-        entities: [
-          { name: 'Date' },
-          { name: 'Note', fields: [{ name: 'ownerId', type: 'integer' }], scopeBy: ['ownerId', 'ownerId'] },
-        ],
+        entities: [{ name: 'Date' }, { name: 'Note', fields: [{ name: 'ownerId', type: 'integer' }], scopeBy: ['ownerId', 'ownerId'] }],
       }),
     ).toEqual([
       { path: 'entities[0].name', message: '"Date" is reserved: generated code uses a class of that name' },
@@ -240,6 +259,40 @@ describe('semantic checks', () => {
       { path: 'entities[1].routes.recover', message: 'the recover route exists only with "softDelete": true' },
       { path: 'entities[2].routes', message: '"http": false already turns every generated route off; remove "routes"' },
     ]);
+  });
+
+  it('checks bulkWrites: a boolean, the by-filter routes need it, identity entities refuse it; api.bulkWriteLimit a positive integer', () => {
+    const fields = [{ name: 'x', type: 'text' }];
+    expect(
+      problems({
+        version: 2,
+        auth: { userEntity: 'User', accountUserEntity: 'Membership' },
+        api: { bulkWriteLimit: 0 },
+        entities: [
+          { name: 'User', fields: [{ name: 'email', type: 'text', unique: true, is_email: true }, { name: 'passwordHash', type: 'text', is_password: true }], bulkWrites: true },
+          { name: 'Organization', fields: [{ name: 'name', type: 'text' }] },
+          { name: 'Membership', fields },
+          { name: 'Post', fields, routes: { updateMany: false } },
+          { name: 'Tag', fields, bulkWrites: 'yes' },
+          { name: 'Note', fields, bulkWrites: true, routes: { deleteMany: false } },
+        ],
+        relationships: [
+          { from: 'Membership', to: 'User', type: 'ManyToOne' },
+          { from: 'Membership', to: 'Organization', type: 'ManyToOne' },
+        ],
+      }),
+    ).toEqual([
+      { path: 'entities[4].bulkWrites', message: 'must be a boolean (got "yes")' },
+      { path: 'api.bulkWriteLimit', message: 'must be >= 1 (got 0)' },
+      { path: 'entities[0].bulkWrites', message: '"User" is an identity entity of "auth": it cannot take by-filter writes; remove "bulkWrites"' },
+      { path: 'entities[3].routes.updateMany', message: 'the updateMany route exists only with "bulkWrites": true' },
+    ]);
+    const model = parseSvcrc(JSON.stringify({ version: 2, entities: [{ name: 'Note', fields, bulkWrites: true, routes: { deleteMany: false } }, { name: 'Tag', fields }] }));
+    expect(model.ok && model.model.entities.map((entity) => [entity.bulkWrites, entity.routes.filter((route) => route.endsWith('Many'))])).toEqual([
+      [true, ['createMany', 'updateMany']],
+      [false, ['createMany']],
+    ]);
+    expect(model.ok && model.model.api.bulkWriteLimit).toBe(1000);
   });
 
   it('names the key to set when two derived relation names collide', () => {
@@ -275,6 +328,40 @@ describe('semantic checks', () => {
       { path: 'entities[0].fields[0].is_password', message: 'a field cannot be both is_email and is_password' },
       { path: 'entities[0].fields[0].unique', message: 'an is_password field cannot be unique: its hashes are salted' },
       { path: 'entities[0].fields[0].default', message: 'an is_password field cannot have a default' },
+    ]);
+  });
+
+  it('accepts searchable on text and enum fields only, never on a password', () => {
+    expect(
+      problems({
+        version: 2,
+        entities: [
+          {
+            name: 'Book',
+            fields: [
+              { name: 'title', type: 'text', searchable: true },
+              { name: 'genre', type: 'enum', values: ['novel'], searchable: true },
+              { name: 'pages', type: 'integer', searchable: true },
+              { name: 'meta', type: 'json', searchable: true },
+              { name: 'secret', type: 'text', is_password: true, searchable: true },
+              { name: 'subtitle', type: 'text', searchable: false },
+            ],
+          },
+        ],
+      }),
+    ).toEqual([
+      {
+        path: 'entities[0].fields[2].searchable',
+        message: 'only text and enum fields can be searchable: the search operators match text (this field is integer)',
+      },
+      {
+        path: 'entities[0].fields[3].searchable',
+        message: 'only text and enum fields can be searchable: the search operators match text (this field is json)',
+      },
+      { path: 'entities[0].fields[4].searchable', message: 'an is_password field cannot be searchable: it is never usable in a query' },
+    ]);
+    expect(problems({ version: 2, entities: [{ name: 'Book', fields: [{ name: 'title', type: 'text', searchable: 'yes' }] }] })).toEqual([
+      expect.objectContaining({ path: 'entities[0].fields[0].searchable' }),
     ]);
   });
 

@@ -215,12 +215,13 @@ describe('normalizing the full fixture', () => {
       unique: false,
       isEmail: false,
       isPassword: false,
+      searchable: false,
       default: 1.5,
       precision: 6,
       scale: 2,
     });
     expect(task.fields[3].default).toEqual({ labels: [] });
-    expect(Object.keys(task.fields[0])).toEqual(['name', 'type', 'nullable', 'unique', 'isEmail', 'isPassword']);
+    expect(Object.keys(task.fields[0])).toEqual(['name', 'type', 'nullable', 'unique', 'isEmail', 'isPassword', 'searchable']);
     expect(entity(full, 'Organization').fields[0].description).toBe('Display name of the organization.');
   });
 
@@ -241,12 +242,13 @@ describe('normalizing the full fixture', () => {
     });
     expect(full.api).toEqual({
       cors: { origin: ['http://localhost:5173', 'https://app.example.com'], credentials: true },
-      pagination: { defaultLimit: 20, maxLimit: 200, alwaysPaginate: false },
+      pagination: { defaultLimit: 20, maxLimit: 200, alwaysPaginate: false, count: 'exact', estimatedCountThreshold: 10_000 },
       put: 'merge',
       bodyLimit: '2mb',
       rateLimit: { ttl: 60, limit: 300 },
       docs: true,
       requireIfMatch: false,
+      bulkWriteLimit: 1000,
     });
     expect(full.database).toEqual({ pool: { max: 10 } });
   });
@@ -314,6 +316,7 @@ describe('defaults', () => {
       unique: false,
       isEmail: false,
       isPassword: false,
+      searchable: false,
     });
     expect(entity(minimal, 'LoanItem').fields).toEqual([]);
   });

@@ -9,6 +9,7 @@ jest.mock('ora', () => ({ __esModule: true, default: () => ({}) }));
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { toSearchIndexName } from '../../lib/schema/search-index-name';
 import * as prettier from 'prettier';
 import { bodyOf, fixture, generate, nestNewTree, readText, REPO_ROOT } from './helpers';
 
@@ -44,4 +45,14 @@ it('wraps long lines the way Prettier does (long-names fixture)', async () => {
     ].join('\n'),
   );
   expect(entity).toContain('  @ManyToOne(\n    () => CustomsBrokerageServiceProviderOrganization,\n');
+});
+
+it('names the trigram index of a long searchable column within PostgreSQL\'s 63 bytes, the same on every run', async () => {
+  const tree = await generate(await nestNewTree('cjs'), fixture('long-names.svcrc'));
+  const entity = bodyOf(readText(tree, '/src/autogen/international-shipment-consolidation-requests/international-shipment-consolidation-request.entity.ts'));
+  const name = toSearchIndexName('international_shipment_consolidation_requests', 'destinationWarehouseClassification');
+  expect(name).toMatch(/^svc_trgm_international_shipment_consolidation_\w*_[0-9a-f]{10}$/);
+  expect(Buffer.byteLength(name)).toBeLessThanOrEqual(63);
+  expect(entity).toContain(`  @Index('${name}', { synchronize: false })\n  @Column({`);
+  expect(toSearchIndexName('items', 'title')).toBe('svc_trgm_items_title');
 });

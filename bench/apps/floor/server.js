@@ -4,7 +4,7 @@
 // how the total is computed, to follow ours: `subquery` (a scalar COUNT sub-query, as lib/ does since
 // 7ee4d9a, the default) or `window` (COUNT(*) OVER(), as lib/ did before).
 // It understands only what the bench sends: filter/or with $eq, $in, $gte, $contL on whitelisted
-// columns, sort, join, limit, page.
+// columns, sort, join, limit, page, count=none.
 'use strict';
 const http = require('node:http');
 const { Pool } = require('pg');
@@ -25,8 +25,8 @@ function dbQuery(text, values) {
 const ENTITIES = {
   tasks: {
     table: 'tasks',
-    columns: ['id', 'title', 'description', 'status', 'priority', 'estimate', 'dueAt', 'done', 'projectId', 'created_at', 'updated_at'],
-    text: new Set(['title', 'description', 'status']),
+    columns: ['id', 'title', 'description', 'status', 'priority', 'estimate', 'dueAt', 'done', 'summary', 'summaryPlain', 'projectId', 'created_at', 'updated_at'],
+    text: new Set(['title', 'description', 'status', 'summary', 'summaryPlain']),
     boolean: new Set(['done']),
     toOne: { project: { entity: 'projects', foreignKey: 'projectId' } },
     toMany: {},
@@ -116,11 +116,14 @@ async function list(name, query) {
     return `${columnOf(entity, field)} ${dir.toUpperCase() === 'DESC' ? 'DESC' : 'ASC'}`;
   });
   if (!query.getAll('sort').some((s) => s.split(',')[0] === 'id')) order.push('t0.id ASC');
-  const total_ = TOTAL === 'subquery' ? `(SELECT COUNT(*) FROM ${from} ${where})` : 'COUNT(*) OVER()';
+  // count=none (the 1M scenarios): no count at all, total and pageCount null, as ours answers it.
+  const counted = query.get('count') !== 'none';
+  const total_ = !counted ? 'NULL' : TOTAL === 'subquery' ? `(SELECT COUNT(*) FROM ${from} ${where})` : 'COUNT(*) OVER()';
   const sql = `SELECT ${select.join(', ')}, ${total_} AS __total FROM ${from} ${where} ORDER BY ${order.join(', ')} LIMIT ${limit} OFFSET ${offset}`;
   const { rows } = await dbQuery(sql, params);
   let total = rows.length ? Number(rows[0].__total) : 0;
-  if (!rows.length && offset > 0) {
+  if (!counted) total = null;
+  else if (!rows.length && offset > 0) {
     total = Number((await dbQuery(`SELECT COUNT(*) AS n FROM ${from} ${where}`, params)).rows[0].n);
   }
   const data = rows.map((row) => {
@@ -146,7 +149,7 @@ async function list(name, query) {
     const byParent = new Map(data.map((record) => [record.id, (record[join] = [])]));
     for (const child of children.rows) byParent.get(child[relation.foreignKey]).push(child);
   }
-  return { data, count: data.length, total, page, pageCount: Math.ceil(total / limit) };
+  return { data, count: data.length, total, page, pageCount: total === null ? null : Math.ceil(total / limit) };
 }
 
 async function one(name, id) {

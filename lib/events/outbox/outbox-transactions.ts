@@ -24,8 +24,13 @@ export class OutboxTransactions {
 
   /** `work` gets a `WriteExecutor` whose statements run in the transaction; the events it returns are appended to the outbox. */
   async run<T extends { events: readonly NamedEvent[] }>(work: (writer: WriteExecutor) => Promise<T>): Promise<T> {
+    return this.runOn((executor) => work(new WriteExecutor(executor, this.plans)));
+  }
+
+  /** `run()` for work that takes the transaction's `SqlExecutor` itself (the bulk writes). */
+  async runOn<T extends { events: readonly NamedEvent[] }>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
     const result = await this.executor.transaction(async (manager) => {
-      const result = await work(new WriteExecutor(this.executor.within(manager), this.plans));
+      const result = await work(this.executor.within(manager));
       await this.outbox.append(manager, result.events);
       return result;
     });

@@ -12,7 +12,7 @@ import { type EntityEmitContext, extensionImport, type ScaffoldContext } from '.
 import { ImportScope } from './import-scope';
 
 /** The request body DTO of each route that takes one. */
-const BODY_DTO: Partial<Record<CrudRouteKey, string>> = { create: 'Create', createMany: 'BulkCreate', update: 'Update', replace: 'Replace' };
+const BODY_DTO: Partial<Record<CrudRouteKey, string>> = { create: 'Create', createMany: 'BulkCreate', update: 'Update', replace: 'Replace', updateMany: 'Update' };
 
 interface Route {
   readonly decorators: readonly Doc[];
@@ -47,6 +47,8 @@ export function emitControllerBase(ctx: EntityEmitContext): string {
   const id = `@${nest('Param')}(${str('id')}, ${svc(uuid ? 'ParseUuidIdPipe' : 'ParseIntIdPipe')}) id: ${uuid ? 'string' : 'number'}`;
   const request = `@${svc('ParsedRequest')}() request: ${scope.type('@svc/nest', 'CrudRequest')}`;
   const one = `Promise<Partial<${name}>>`;
+  // A function: the type is imported only by controllers that serve a by-filter write.
+  const filterWrite = (): string => `Promise<${scope.type('@svc/nest', 'FilterWriteResponse')}<Partial<${name}>>>`;
   const summary = (text: string): Doc => call(`@${swagger('ApiOperation')}`, [objectDoc([['summary', str(text)]])]);
   const errors = (...statuses: number[]): string => `@${svc('ApiErrorResponses')}(${statuses.join(', ')})`;
   const response = (decorator: string, type: Doc): Doc => call(`@${swagger(decorator)}`, [objectDoc([['type', type]])]);
@@ -75,6 +77,7 @@ export function emitControllerBase(ctx: EntityEmitContext): string {
       decorators: [
         `@${nest('Post')}(${str('bulk')})`,
         summary(`Create several ${path}, all or none`),
+        `@${svc('ApiUpsertQuery')}()`,
         response('ApiCreatedResponse', arrayDoc([name])),
         errors(409, 413, 422),
       ],
@@ -111,6 +114,30 @@ export function emitControllerBase(ctx: EntityEmitContext): string {
       params: [id, request],
       returns: one,
       body: 'return this.service.recoverOne(id, request);',
+    }),
+    updateMany: () => ({
+      decorators: [
+        `@${nest('Patch')}()`,
+        summary(`Update every ${name} the filter matches`),
+        `@${svc('ApiFilterWriteQuery')}()`,
+        `@${svc('ApiFilterWriteResponse')}(${name})`,
+        errors(409, 413, 422),
+      ],
+      params: [`@${nest('Body')}() body: ${dto('Update')}`, request],
+      returns: filterWrite(),
+      body: 'return this.service.updateMany(body, request);',
+    }),
+    deleteMany: () => ({
+      decorators: [
+        `@${nest('Delete')}()`,
+        summary(`Delete every ${name} the filter matches`),
+        `@${svc('ApiFilterWriteQuery')}()`,
+        `@${svc('ApiFilterWriteResponse')}(${name})`,
+        errors(409, 413),
+      ],
+      params: [request],
+      returns: filterWrite(),
+      body: 'return this.service.deleteMany(request);',
     }),
   };
   const operation = svc('CrudOperation');

@@ -1,5 +1,6 @@
 /** `<route>/<file>.entity.ts`: the TypeORM entity, documented for OpenAPI. */
 import type { ColumnModel, EntityModel, RelationModel } from '../../../lib/schema/model';
+import { toSearchIndexName } from '../../../lib/schema/search-index-name';
 import { type Doc, hardline, indent, join, print } from '../../utils/doc';
 import { arrayDoc, arrow, call, importDecl, objectDoc, str, typeAlias } from '../../utils/ts-docs';
 import { columnOptions, entityApiProperty, entityPropertyType, TIMESTAMP_PRECISION } from './column-docs';
@@ -33,7 +34,29 @@ function columnMember(entity: EntityModel, column: ColumnModel, scope: ImportSco
   }
   const hidden = column.field?.isPassword === true;
   const api = hidden ? `@${scope.ref('@nestjs/swagger', 'ApiHideProperty')}()` : entityApiProperty(entity, column, apiProperty());
-  return [api, hardline, call(`@${typeorm('Column')}`, [columnOptions(entity, column)]), hardline, property];
+  return [
+    api,
+    hardline,
+    ...searchIndex(entity, column, scope),
+    call(`@${typeorm('Column')}`, [columnOptions(entity, column)]),
+    hardline,
+    property,
+  ];
+}
+
+/**
+ * The trigram index of a `searchable` column. TypeORM cannot express `USING gin (... gin_trgm_ops)`, so
+ * `synchronize: false` leaves it to @svc/nest, which creates it with `DATABASE_SYNC` and `svc migrate generate`.
+ */
+function searchIndex(entity: EntityModel, column: ColumnModel, scope: ImportScope): Doc[] {
+  if (column.field?.searchable !== true) return [];
+  const options = objectDoc([['synchronize', 'false']]);
+  return [
+    '// Trigram index (searchable: true), made by @svc/nest: TypeORM leaves it alone.',
+    hardline,
+    call(`@${scope.ref('typeorm', 'Index')}`, [str(toSearchIndexName(entity.tableName, column.name)), options]),
+    hardline,
+  ];
 }
 
 function relationMember(relation: RelationModel, scope: ImportScope, ctx: EntityEmitContext): Doc {

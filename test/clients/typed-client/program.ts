@@ -10,7 +10,7 @@ export interface ProgramResult {
   readonly byAuthor: { id: number; title: string; author?: { id: number; name: string } | null }[];
   readonly between: number[];
   readonly nullRatings: number[];
-  readonly secondPage: { ids: number[]; total: number; page: number };
+  readonly secondPage: { ids: number[]; total: number | null; page: number | null };
   readonly created: Post;
   readonly fetched: Post;
   readonly updated: Post;

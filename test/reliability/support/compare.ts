@@ -12,6 +12,9 @@ export function pageDifference(actual: Record<string, unknown>, expected: Record
   for (const key of ['total', 'count', 'page', 'pageCount']) {
     if (actual[key] !== expected[key]) return `${key}: got ${JSON.stringify(actual[key])}, expected ${JSON.stringify(expected[key])}`;
   }
+  if ('more' in expected && (typeof actual.nextCursor === 'string') !== expected.more) {
+    return `nextCursor: got ${JSON.stringify(actual.nextCursor)}, expected ${expected.more ? 'a cursor (more rows follow)' : 'null (last page)'}`;
+  }
   const got = (actual.data as unknown[]) ?? [];
   const want = (expected.data as unknown[]) ?? [];
   const ids = (rows: unknown[]) => rows.map((r) => (r as { id: unknown }).id).join(',');
@@ -21,6 +24,6 @@ export function pageDifference(actual: Record<string, unknown>, expected: Record
     const b = canonicalJson(want[i]);
     if (a !== b) return `data[${i}]: got ${a.slice(0, 600)}, expected ${b.slice(0, 600)}`;
   }
-  if (Object.keys(actual).sort().join() !== 'count,data,page,pageCount,total') return `keys: ${Object.keys(actual).sort().join()}`;
+  if (Object.keys(actual).sort().join() !== 'count,data,nextCursor,page,pageCount,total') return `keys: ${Object.keys(actual).sort().join()}`;
   return null;
 }

@@ -79,14 +79,27 @@ export interface Query {
   readonly limit: number | null;
   readonly page: number | null;
   readonly offset: number | null;
+  /** `count=`; absent or null for the default (`exact`). */
+  readonly count?: CountMode | null;
 }
+
+export type CountMode = 'exact' | 'estimated' | 'none';
+
+/**
+ * With `count=estimated` the API answers the planner's estimate, or the exact count when the estimate is
+ * below this (`api.pagination.estimatedCountThreshold`, default 10,000): every data set here is far below.
+ */
+export const ESTIMATED_COUNT_THRESHOLD = 10_000;
 
 export interface PageResult {
   readonly data: Row[];
   readonly count: number;
-  readonly total: number;
+  /** Null with `count=none`. */
+  readonly total: number | null;
   readonly page: number;
-  readonly pageCount: number;
+  readonly pageCount: number | null;
+  /** Whether rows follow this page (then the answer's `nextCursor` is a string, else null). */
+  readonly more: boolean;
 }
 
 /**
@@ -411,13 +424,21 @@ export class Oracle {
       .filter((row) => this.matches(row, query))
       .sort((a, b) => this.compareRows(a, b, query.sorts));
     const data = matching.slice(offset, offset + limit).map((row) => this.record(row, query));
+    const counted = query.count !== 'none';
+    if (matching.length >= ESTIMATED_COUNT_THRESHOLD) throw new Error('oracle: data set above the estimated-count threshold');
     return {
       data,
       count: data.length,
-      total: matching.length,
+      total: counted ? matching.length : null,
       page: Math.floor(offset / limit) + 1,
-      pageCount: Math.ceil(matching.length / limit),
+      pageCount: counted ? Math.ceil(matching.length / limit) : null,
+      more: offset + limit < matching.length,
     };
+  }
+
+  /** The API's order of two root rows under `sorts` (negative when `a` comes first). */
+  compare(a: Row, b: Row, sorts: readonly SortSpec[]): number {
+    return this.compareRows(a, b, sorts);
   }
 
   /** The id-to-row map of live root rows. */

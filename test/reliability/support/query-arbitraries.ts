@@ -4,6 +4,7 @@ import { ENTITIES, type EntityName, type FieldSpec, ITEM_JOINS, walk } from './m
 import {
   canBeNull,
   type Condition,
+  type CountMode,
   type JoinSpec,
   LIST_OPS,
   NULL_OPS,
@@ -410,6 +411,7 @@ export class QueryArbitraries {
           ),
           { freq: 3 },
         ),
+        count: fc.option(fc.constantFrom<CountMode>('exact', 'estimated', 'none'), { freq: 2 }),
       });
     });
   }
@@ -478,6 +480,7 @@ export function toQueryString(query: Query, style: WireStyle): string {
   if (query.limit !== null) parts.push(`${style.limitKey}=${query.limit}`);
   if (query.page !== null) parts.push(`page=${query.page}`);
   if (query.offset !== null) parts.push(`offset=${query.offset}`);
+  if (query.count) parts.push(`count=${query.count}`);
   if (style.noise) parts.push('cache=1', `_ts=${style.shuffle}`, 'foo[bar]=%ZZ');
   if (style.lists === 'indexed') {
     // Indexed entries are ordered by index, wherever they appear: shuffle the parameters.

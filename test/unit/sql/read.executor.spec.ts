@@ -28,6 +28,59 @@ describe('ReadExecutor', () => {
     expect(executor.take()).toMatchSnapshot();
   });
 
+  it('count=none: no COUNT at all, one row past the limit to know whether more follow', async () => {
+    const executor = new RecordingExecutor();
+    const reader = new ReadExecutor(executor.asExecutor(), app.plans);
+    const result = await reader.list(app.query('Project', 'sort=name,ASC&limit=2&count=none'), [orgScope]);
+    expect(result.total).toBeNull();
+    const statements = executor.take();
+    expect(statements.map((statement) => statement.text).join('\n')).not.toContain('COUNT(');
+    expect(statements).toMatchSnapshot();
+  });
+
+  it('count=estimated: the planner estimate of the same FROM and WHERE (EXPLAIN), no COUNT above the threshold', async () => {
+    const page = [1, 2, 3].map((id) => [id, `p${id}`, null, 7, null, `p${id}`, String(id)]);
+    const executor = new RecordingExecutor((statement) =>
+      statement.text.startsWith('EXPLAIN') ? [[[{ Plan: { 'Plan Rows': 123_456 } }]]] : page,
+    );
+    const reader = new ReadExecutor(executor.asExecutor(), app.plans);
+    const result = await reader.list(app.query('Project', 'sort=name,ASC&limit=2&count=estimated'), [orgScope]);
+    expect(result.total).toBe(123_456);
+    expect(result.after).toEqual(['p2', '2']);
+    const statements = executor.take();
+    expect(statements.some((statement) => statement.text.includes('COUNT('))).toBe(false);
+    expect(statements).toMatchSnapshot();
+  });
+
+  it('count=estimated: an estimate below the threshold is replaced by an exact count', async () => {
+    const page = [1, 2, 3].map((id) => [id, `p${id}`, null, 7, null, `p${id}`, String(id)]);
+    const executor = new RecordingExecutor((statement) => {
+      if (statement.text.startsWith('EXPLAIN')) return [[[{ Plan: { 'Plan Rows': 40 } }]]];
+      return statement.text.startsWith('SELECT COUNT(*)') ? [['37']] : page;
+    });
+    const reader = new ReadExecutor(executor.asExecutor(), app.plans);
+    const result = await reader.list(app.query('Project', 'sort=name,ASC&limit=2&count=estimated'), [orgScope]);
+    expect(result.total).toBe(37);
+  });
+
+  it('a cursor: a row-value comparison when every key has one direction and none is nullable, never OFFSET', async () => {
+    const executor = new RecordingExecutor();
+    const reader = new ReadExecutor(executor.asExecutor(), app.plans);
+    await reader.list({ ...app.query('Project', 'sort=name,ASC&limit=2'), after: ['Apollo', '3'] }, [orgScope]);
+    const statements = executor.take();
+    expect(statements[0]!.text).not.toContain('OFFSET');
+    expect(statements).toMatchSnapshot();
+  });
+
+  it('a cursor: the expanded chain for mixed directions and nullable keys (NULLs last with ASC, first with DESC)', async () => {
+    const executor = new RecordingExecutor();
+    const reader = new ReadExecutor(executor.asExecutor(), app.plans);
+    await reader.list({ ...app.query('Project', 'sort=secret,ASC&sort=name,DESC&limit=2&count=none'), after: ['s', 'Apollo', '3'] }, [orgScope]);
+    await reader.list({ ...app.query('Project', 'sort=secret,ASC&sort=name,DESC&limit=2&count=none'), after: [null, 'Apollo', '3'] }, [orgScope]);
+    await reader.list({ ...app.query('Project', 'sort=secret,DESC&limit=2&count=none'), after: [null, '3'] }, [orgScope]);
+    expect(executor.take().map((statement) => statement.text.slice(statement.text.indexOf(' WHERE ')))).toMatchSnapshot();
+  });
+
   it('get-one: LIMIT 1 under the root conditions', async () => {
     const executor = new RecordingExecutor();
     const reader = new ReadExecutor(executor.asExecutor(), app.plans);

@@ -78,6 +78,12 @@ export class Task {
   @Column({ type: 'boolean', default: false })
   done!: boolean;
 
+  @Column({ type: 'text', nullable: true })
+  summary!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  summaryPlain!: string | null;
+
   @Column({ type: 'integer' })
   projectId!: number;
 

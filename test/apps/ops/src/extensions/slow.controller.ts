@@ -13,6 +13,6 @@ export class SlowController {
     process.send?.({ slowStarted: true });
     await new Promise((resolve) => setTimeout(resolve, Number(ms)));
     const page = await this.notes.findMany(createCrudRequest('limit=1'));
-    return { ok: true, notes: page.total };
+    return { ok: true, notes: page.total ?? 0 };
   }
 }

@@ -5,6 +5,7 @@ import {
   ApiListQuery,
   ApiPaginatedResponse,
   ApiSelectionQuery,
+  ApiUpsertQuery,
   CrudEntity,
   CrudOperation,
   type CrudRequest,
@@ -55,6 +56,7 @@ export class CommentControllerBase {
   @Post('bulk')
   @CrudOperation('create')
   @ApiOperation({ summary: 'Create several comments, all or none' })
+  @ApiUpsertQuery()
   @ApiCreatedResponse({ type: [Comment] })
   @ApiErrorResponses(409, 413, 422)
   createMany(@Body() body: BulkCreateCommentDto, @ParsedRequest() request: CrudRequest): Promise<Partial<Comment>[]> {

@@ -5,6 +5,7 @@ import {
   ApiListQuery,
   ApiPaginatedResponse,
   ApiSelectionQuery,
+  ApiUpsertQuery,
   CrudEntity,
   CrudOperation,
   type CrudRequest,
@@ -55,6 +56,7 @@ export class LoanItemControllerBase {
   @Post('bulk')
   @CrudOperation('create')
   @ApiOperation({ summary: 'Create several loan-items, all or none' })
+  @ApiUpsertQuery()
   @ApiCreatedResponse({ type: [LoanItem] })
   @ApiErrorResponses(409, 413, 422)
   createMany(@Body() body: BulkCreateLoanItemDto, @ParsedRequest() request: CrudRequest): Promise<Partial<LoanItem>[]> {

@@ -5,6 +5,7 @@ import {
   ApiListQuery,
   ApiPaginatedResponse,
   ApiSelectionQuery,
+  ApiUpsertQuery,
   CrudEntity,
   CrudOperation,
   type CrudRequest,
@@ -55,6 +56,7 @@ export class OwnerControllerBase {
   @Post('bulk')
   @CrudOperation('create')
   @ApiOperation({ summary: 'Create several owners, all or none' })
+  @ApiUpsertQuery()
   @ApiCreatedResponse({ type: [Owner] })
   @ApiErrorResponses(409, 413, 422)
   createMany(@Body() body: BulkCreateOwnerDto, @ParsedRequest() request: CrudRequest): Promise<Partial<Owner>[]> {

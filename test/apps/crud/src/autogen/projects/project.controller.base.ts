@@ -5,6 +5,7 @@ import {
   ApiListQuery,
   ApiPaginatedResponse,
   ApiSelectionQuery,
+  ApiUpsertQuery,
   CrudEntity,
   CrudOperation,
   type CrudRequest,
@@ -55,6 +56,7 @@ export class ProjectControllerBase {
   @Post('bulk')
   @CrudOperation('create')
   @ApiOperation({ summary: 'Create several projects, all or none' })
+  @ApiUpsertQuery()
   @ApiCreatedResponse({ type: [Project] })
   @ApiErrorResponses(409, 413, 422)
   createMany(@Body() body: BulkCreateProjectDto, @ParsedRequest() request: CrudRequest): Promise<Partial<Project>[]> {

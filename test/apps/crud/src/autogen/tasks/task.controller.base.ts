@@ -5,6 +5,7 @@ import {
   ApiListQuery,
   ApiPaginatedResponse,
   ApiSelectionQuery,
+  ApiUpsertQuery,
   CrudEntity,
   CrudOperation,
   type CrudRequest,
@@ -55,6 +56,7 @@ export class TaskControllerBase {
   @Post('bulk')
   @CrudOperation('create')
   @ApiOperation({ summary: 'Create several tasks, all or none' })
+  @ApiUpsertQuery()
   @ApiCreatedResponse({ type: [Task] })
   @ApiErrorResponses(409, 413, 422)
   createMany(@Body() body: BulkCreateTaskDto, @ParsedRequest() request: CrudRequest): Promise<Partial<Task>[]> {
