@@ -30,7 +30,7 @@ const { run1m } = require('./lib/run-1m');
 const { groups1m } = require('./lib/scenarios-1m');
 
 const GROUPS_1M = groups1m({}).map((group) => group.name);
-const SERVERS_1M = ['ours', 'ours-fastify', 'floor'];
+const SERVERS_1M = ['ours', 'ours-express', 'floor'];
 
 function parseArgs(argv) {
   const options = { quick: false, scenarios: null, servers: null, patches: [], profile: false, skipExtras: false, out: null, floorTotal: 'subquery', dataset: 'all' };

@@ -9,7 +9,7 @@ const WIDTH = 960;
 const LEFT = 250;
 const PLOT = WIDTH - LEFT - 150;
 const BAR = 18;
-const COLORS = { ours: '#2563eb', 'ours-fastify': '#16a34a', floor: '#6b7280' };
+const COLORS = { ours: '#16a34a', 'ours-express': '#2563eb', floor: '#6b7280' };
 
 const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
