@@ -3,6 +3,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { NEXT_CURSOR_HEADER } from './query/next-cursor-header';
 import { TOTAL_COUNT_HEADER } from './query/total-count-header';
 import { ETAG_HEADER } from './preconditions/entity-tag';
+import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency/idempotency.interceptor';
 import { useJsonBodyParser } from './http/json-body';
 import { createJsonOnlyMiddleware } from './http/json-only';
 import { applyOperationalSettings } from './production/operational-settings';
@@ -35,8 +36,8 @@ export function configureSvcApp(app: INestApplication, options: ConfigureAppOpti
     app.enableCors({
       origin: [...model.api.cors.origin],
       credentials: model.api.cors.credentials,
-      // Browsers hide response headers from scripts unless listed here.
-      exposedHeaders: [TOTAL_COUNT_HEADER, NEXT_CURSOR_HEADER, ETAG_HEADER],
+      // Browsers hide response headers from scripts unless listed here (Retry-After is not CORS-safelisted).
+      exposedHeaders: [TOTAL_COUNT_HEADER, NEXT_CURSOR_HEADER, ETAG_HEADER, IDEMPOTENT_REPLAYED_HEADER, 'Retry-After'],
     });
   }
   // After CORS, so an allowed origin can read the 415; before any body parser.
