@@ -59,14 +59,15 @@ function judge(scenario, results) {
   const ratio = (a, b) => (results[a]?.rps && results[b] ? results[a].rps / results[b].rps : null);
   const vsReference = ratio('ours', 'reference');
   const vsFloor = ratio('ours', 'floor');
+  const floorTarget = scenario.kind === 'read' ? (scenario.floorTarget ?? TARGETS.vsFloorReads) : undefined;
   return {
     vsReference,
     vsFloor,
     express: { vsReference: ratio('ours-express', 'reference'), vsFloor: ratio('ours-express', 'floor'), vsOurs: ratio('ours-express', 'ours') },
     referenceTarget: scenario.target,
     referenceMet: vsReference === null ? null : vsReference >= scenario.target,
-    floorTarget: scenario.kind === 'read' ? TARGETS.vsFloorReads : null,
-    floorMet: scenario.kind === 'read' && vsFloor !== null ? vsFloor >= TARGETS.vsFloorReads : null,
+    floorTarget: floorTarget ?? null,
+    floorMet: floorTarget !== undefined && vsFloor !== null ? vsFloor >= floorTarget : null,
   };
 }
 

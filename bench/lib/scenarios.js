@@ -22,20 +22,23 @@ function taskBody(random) {
 
 const json = (body) => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 
-/** @type {{ name: string, title: string, kind: 'read'|'write', target: number, next(random: () => number): { method: string, path: string, body?: string, headers?: object } }[]} */
+/**
+ * `target`: ours / reference (req/s) at least; `floorTarget`: ours / floor for reads (default `TARGETS.vsFloorReads`).
+ * Issue 17: at least 2× @dataui/crud on every scenario, 0.6× the floor on reads and 1.0× on the joins.
+ * @type {{ name: string, title: string, kind: 'read'|'write', target: number, floorTarget?: number, next(random: () => number): { method: string, path: string, body?: string, headers?: object } }[]} */
 const SCENARIOS = [
   {
     name: 'get-by-id',
     title: 'GET /tasks/:id',
     kind: 'read',
-    target: 1.2,
+    target: 2,
     next: (r) => ({ method: 'GET', path: `/tasks/${pick(r, SEED.tasks)}` }),
   },
   {
     name: 'list-filter-sort',
     title: 'GET /tasks?filter=projectId&sort=priority,DESC&limit=25',
     kind: 'read',
-    target: 1.2,
+    target: 2,
     next: (r) => ({
       method: 'GET',
       path: `/tasks?filter=projectId||$eq||${pick(r, SEED.projects)}&sort=priority,DESC&sort=id,ASC&limit=25`,
@@ -46,6 +49,7 @@ const SCENARIOS = [
     title: 'GET /tasks?join=project&limit=25&page=1..40',
     kind: 'read',
     target: 2,
+    floorTarget: 1,
     next: (r) => ({ method: 'GET', path: `/tasks?join=project&sort=id,ASC&limit=25&page=${pick(r, 40)}` }),
   },
   {
@@ -53,6 +57,7 @@ const SCENARIOS = [
     title: 'GET /projects?filter=organizationId&join=tasks&limit=10&page=1..10',
     kind: 'read',
     target: 2,
+    floorTarget: 1,
     next: (r) => ({
       method: 'GET',
       path: `/projects?filter=organizationId||$eq||${pick(r, SEED.organizations)}&join=tasks&sort=id,ASC&limit=10&page=${pick(r, 10)}`,
@@ -72,7 +77,7 @@ const SCENARIOS = [
     name: 'filter-or',
     title: 'GET /tasks?filter=..&filter=..&or=..&or=..&limit=25',
     kind: 'read',
-    target: 1.2,
+    target: 2,
     next: (r) => ({
       method: 'GET',
       path:
@@ -84,21 +89,21 @@ const SCENARIOS = [
     name: 'create',
     title: 'POST /tasks',
     kind: 'write',
-    target: 1.2,
+    target: 2,
     next: (r) => ({ method: 'POST', path: '/tasks', ...json(taskBody(r)) }),
   },
   {
     name: 'bulk-create-100',
     title: 'POST /tasks/bulk (100 rows)',
     kind: 'write',
-    target: 1.2,
+    target: 2,
     next: (r) => ({ method: 'POST', path: '/tasks/bulk', ...json({ bulk: Array.from({ length: 100 }, () => taskBody(r)) }) }),
   },
   {
     name: 'update',
     title: 'PATCH /tasks/:id',
     kind: 'write',
-    target: 1.2,
+    target: 2,
     next: (r) => ({
       method: 'PATCH',
       path: `/tasks/${pick(r, SEED.patchRange)}`,

@@ -12,6 +12,33 @@ export interface WritableColumn {
 }
 
 /**
+ * Column types whose values TypeORM's PostgreSQL driver sends unchanged (its `preparePersistentValue`
+ * ends in `return value` for them after a dozen type tests): a bulk of 100 rows skips 800 such calls.
+ */
+const PASS_THROUGH_TYPES: ReadonlySet<unknown> = new Set<unknown>([
+  String,
+  Number,
+  'varchar',
+  'character varying',
+  'text',
+  'citext',
+  'uuid',
+  'int',
+  'integer',
+  'int2',
+  'int4',
+  'int8',
+  'smallint',
+  'bigint',
+  'numeric',
+  'decimal',
+  'real',
+  'float4',
+  'float8',
+  'double precision',
+]);
+
+/**
  * What the SQL builders need about one entity, computed once at startup from the
  * TypeORM metadata: every identifier that reaches SQL comes from here.
  */
@@ -25,6 +52,8 @@ export class EntityPlan {
   readonly writableColumns: readonly WritableColumn[];
   /** `"column" AS "property", ...` over the visible columns, then the row's version, for RETURNING. */
   readonly returning: string;
+  /** The same without the version: for answers that carry no `ETag` (a bulk insert's). */
+  readonly returningRecord: string;
   /**
    * Assignments every UPDATE of the entity makes besides its values, as TypeORM's update builder
    * does: the `@UpdateDateColumn` to now, the `@VersionColumn` one up.
@@ -60,16 +89,15 @@ export class EntityPlan {
       .filter((column) => column.kind === 'field' || column.kind === 'foreignKey')
       .map((column) => ({ model: column, metadata: metadata.findColumnWithPropertyName(column.name)!, sql: this.column(column.name) }));
     this.storedColumns = metadata.columns.map((column) => escape(column.databaseName));
-    this.returning = [
-      ...this.visibleColumns.map((column) => `${this.column(column.name)} AS ${escape(column.name)}`),
-      `${this.version(this.table)} AS ${escape(ROW_VERSION_ALIAS)}`,
-    ].join(', ');
+    this.returningRecord = this.visibleColumns.map((column) => `${this.column(column.name)} AS ${escape(column.name)}`).join(', ');
+    this.returning = `${this.returningRecord}, ${this.version(this.table)} AS ${escape(ROW_VERSION_ALIAS)}`;
     this.onUpdate = automaticAssignments(metadata, escape);
     this.driver = dataSource.driver;
   }
 
   /** A value as the driver sends it for the column (JSON, dates...), as TypeORM would persist it. */
   persistentValue(column: WritableColumn, value: unknown): unknown {
+    if (PASS_THROUGH_TYPES.has(column.metadata.type) && !column.metadata.transformer && !column.metadata.isArray) return value;
     return this.driver.preparePersistentValue(value, column.metadata);
   }
 

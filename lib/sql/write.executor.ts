@@ -74,7 +74,9 @@ export class WriteExecutor {
       return `(${values.join(', ')})`;
     });
     const target = columns.length === 0 ? plan.primaryKeyColumn : columns.map((column) => column.sql).join(', ');
-    const text = `INSERT INTO ${plan.table} (${target}) VALUES ${tuples.join(', ')} RETURNING ${plan.returning}`;
+    // Only a single record's answer carries an ETag: a bulk does not hash every row it inserts.
+    const returning = rows.length === 1 ? plan.returning : plan.returningRecord;
+    const text = `INSERT INTO ${plan.table} (${target}) VALUES ${tuples.join(', ')} RETURNING ${returning}`;
     // A bulk's text depends on its row count: only single-row inserts repeat often enough to prepare.
     return this.executor.records(sql.statement(text, { oneOff: rows.length > 1 }), connection);
   }
