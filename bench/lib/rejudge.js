@@ -18,7 +18,10 @@ function rejudge(jsonFile) {
   }
   const failures = run.failures ?? [];
   fs.writeFileSync(jsonFile, `${JSON.stringify(run, null, 2)}\n`);
-  fs.writeFileSync(jsonFile.replace(/\.json$/, '.md'), markdown(run) + (failures.length ? `\n**FAILED REQUESTS**: ${failures.join('; ')}\n` : ''));
+  fs.writeFileSync(
+    jsonFile.replace(/\.json$/, '.md'),
+    markdown(run) + (failures.length ? `\n**FAILED REQUESTS**: ${failures.join('; ')}\n` : ''),
+  );
   writeThroughputChart(jsonFile);
 }
 

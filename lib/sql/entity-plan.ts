@@ -118,7 +118,6 @@ export class EntityPlan {
     if (!relation) throw new Error(`Unknown relation ${this.model.name}.${name}`);
     return relation;
   }
-
 }
 
 /** `SET` assignments of the update-date and version columns of an entity (TypeORM metadata). */

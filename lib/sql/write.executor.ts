@@ -168,7 +168,12 @@ export class WriteExecutor {
   }
 
   /** `DELETE FROM <table> WHERE <match> RETURNING <returning>`. */
-  private deleteStatement(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[], returning: string): Promise<Record_[]> {
+  private deleteStatement(
+    plan: EntityPlan,
+    id: string | number,
+    conditions: readonly RootCondition[],
+    returning: string,
+  ): Promise<Record_[]> {
     const sql = this.sqlContext();
     const where = this.matchSql(plan, id, conditions, sql, 'any');
     return this.executor.records(sql.statement(`DELETE FROM ${plan.table} WHERE ${where} RETURNING ${returning}`));
@@ -248,8 +253,7 @@ function recovery(plan: EntityPlan): Assignments {
  */
 function writableAssignments(plan: EntityPlan, body: Record_, replace: Replace): Assignments | null {
   const written = plan.writableColumns.filter(
-    ({ model: column }) =>
-      body[column.name] !== undefined || replace === true || (replace instanceof Set && !replace.has(column.name)),
+    ({ model: column }) => body[column.name] !== undefined || replace === true || (replace instanceof Set && !replace.has(column.name)),
   );
   if (written.length === 0) return null;
   return (sql) =>
