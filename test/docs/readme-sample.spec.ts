@@ -9,11 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { configureSvcApp } from '@svc/nest';
-import { AppModule } from '../../sample/01-lending-library/src/app.module';
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases';
+import { DATABASE_KINDS } from '../support/databases';
+import { type RunningSample, startSample } from '../support/sample-app';
 import { codeBlocks } from './markdown';
 
 const SAMPLE_PORT = 'localhost:3100';
@@ -45,30 +42,21 @@ describe('README examples against the sample', () => {
   });
 
   describe.each(DATABASE_KINDS)('on %s', (kind) => {
-    let app: INestApplication;
-    let database: TestDatabase;
+    let sample: RunningSample;
     let work: string;
-    const saved = { ...process.env };
 
     beforeAll(async () => {
-      database = await createTestDatabase(kind);
-      Object.assign(process.env, database.env);
-      const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-      app = moduleRef.createNestApplication({ logger: ['error', 'warn'] });
-      configureSvcApp(app);
-      await app.listen(0);
+      sample = await startSample(kind, { listen: true });
       work = mkdtempSync(join(tmpdir(), 'svc-readme-sample-'));
       writeFileSync(join(work, '.curlrc'), '--fail-with-body\n--max-time 30\n');
     }, 120_000);
     afterAll(async () => {
-      await app?.close();
-      await database?.drop();
-      process.env = saved;
+      await sample?.close();
       if (work) rmSync(work, { recursive: true, force: true });
     });
 
     it('runs every command as printed, each answer below 400', async () => {
-      const port = (app.getHttpServer().address() as AddressInfo).port;
+      const port = (sample.app.getHttpServer().address() as AddressInfo).port;
       const script = sampleBlocks().join('\n').replaceAll(SAMPLE_PORT, `localhost:${port}`);
       const { status, output } = await runBash(script, work, { PATH: process.env.PATH, HOME: work, CURL_HOME: work });
       expect({ status, output }).toEqual({ status: 0, output: expect.any(String) });

@@ -1,33 +1,23 @@
-import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { configureSvcApp } from '@svc/nest';
 import request from 'supertest';
-import { AppModule } from '../../sample/01-lending-library/src/app.module';
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases';
+import { DATABASE_KINDS } from '../support/databases';
+import { type RunningSample, startSample } from '../support/sample-app';
 
 describe.each(DATABASE_KINDS)('sample/01-lending-library: loan.created listener (%s)', (kind) => {
-  let app: INestApplication;
-  let database: TestDatabase;
-  const saved = { ...process.env };
+  let sample: RunningSample;
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    Object.assign(process.env, database.env);
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-    app = moduleRef.createNestApplication({ logger: ['error', 'warn'] });
-    configureSvcApp(app);
-    await app.init();
+    sample = await startSample(kind);
   });
-  afterAll(async () => {
-    await app?.close();
-    await database?.drop();
-    process.env = saved;
-  });
+  afterAll(() => sample?.close());
 
   it('writes an AuditEvent for each committed loan, and none for a refused one', async () => {
-    const http = () => request(app.getHttpServer());
+    const http = () => request(sample.app.getHttpServer());
     const branch = await http().post('/branches').send({ name: 'Events', city: 'Nantes' }).expect(201);
-    const member = await http().post('/members').set('X-Staff', 'yes').send({ fullName: 'Grace Hopper', email: 'grace@example.com' }).expect(201);
+    const member = await http()
+      .post('/members')
+      .set('X-Staff', 'yes')
+      .send({ fullName: 'Grace Hopper', email: 'grace@example.com' })
+      .expect(201);
     const copy = await http()
       .post('/book-copies')
       .send({ title: 'Solaris', author: 'Stanisław Lem', branchId: branch.body.id })

@@ -1,14 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Test } from '@nestjs/testing';
-import { configureSvcApp } from '@svc/nest';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { AppModule } from '../../sample/01-lending-library/src/app.module';
 import { runResourceSchematic } from '../../schematics/run-schematic';
 import { cleanEnv, linkNodeModules, tempDir } from '../cli/generate.helpers';
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases';
+import { DATABASE_KINDS } from '../support/databases';
+import { type RunningSample, startSample } from '../support/sample-app';
 
 const SAMPLE = join(__dirname, '..', '..', 'sample', '01-lending-library');
 const STAFF = { 'X-Staff': 'yes' };
@@ -48,23 +46,14 @@ describe('sample/01-lending-library', () => {
   }, 240_000);
 
   describe.each(DATABASE_KINDS)('on %s', (kind) => {
+    let sample: RunningSample;
     let app: INestApplication;
-    let database: TestDatabase;
-    const saved = { ...process.env };
 
     beforeAll(async () => {
-      database = await createTestDatabase(kind);
-      Object.assign(process.env, database.env);
-      const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-      app = moduleRef.createNestApplication({ logger: ['error', 'warn'] });
-      configureSvcApp(app);
-      await app.init();
+      sample = await startSample(kind);
+      app = sample.app;
     });
-    afterAll(async () => {
-      await app?.close();
-      await database?.drop();
-      process.env = saved;
-    });
+    afterAll(() => sample?.close());
 
     it('serves the generated CRUD API and the hand-written audit routes', async () => {
       const http = () => request(app.getHttpServer());
