@@ -62,7 +62,7 @@ export type { AliasedEntity } from './sql/sql-context';
 /** Names the entity a controller serves (generated controllers carry it); custom routes of that controller are scoped like generated ones. */
 export { CrudEntity } from './decorators/crud-entity.decorator';
 /** Declares the operation (`find`, `get`, `create`, `update`, `delete`) a handler performs, which the scope guard checks. */
-export { CrudOperation } from './decorators/crud-operation.decorator';
+export { CrudOperation, type CrudOperationOptions } from './decorators/crud-operation.decorator';
 /** Turns off generated routes of a controller, or puts decorators (guards, interceptors) on some of them. */
 export { CrudRoutes } from './decorators/crud-routes.decorator';
 /** One setting of `@CrudRoutes()`: `false` (the route answers 404 and leaves `/_docs`) or decorators to apply. */

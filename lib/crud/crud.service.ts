@@ -19,7 +19,14 @@ import { continueAfterCursor, nextCursor } from './list-cursor';
 import { RecordPreconditions } from './record-preconditions';
 import type { FilterChange, FilterMatch } from '../sql/filter-write.statement';
 import type { SqlContext } from '../sql/sql-context';
-import { assertConflictValues, assertFiltered, assertUpserted, conflictColumn, type FilterWriteResponse, tooManyRows } from './bulk-write-checks';
+import {
+  assertConflictValues,
+  assertFiltered,
+  assertUpserted,
+  conflictColumn,
+  type FilterWriteResponse,
+  tooManyRows,
+} from './bulk-write-checks';
 
 const EMPTY_QUERY: ParsedQuery = {
   fields: null,
@@ -33,7 +40,6 @@ const EMPTY_QUERY: ParsedQuery = {
   count: null,
   cursor: null,
 };
-
 
 type Id = string | number;
 
@@ -72,7 +78,11 @@ export class CrudService<T extends ObjectLiteral> {
   async getMany(request: CrudRequest): Promise<Page<Partial<T>> | Partial<T>[]> {
     const query = this.validate(request.query);
     if (query.paginated) return this.findMany(request);
-    const { data, total, after } = await this.runtime.reader.list(query, this.allConditions(request, 'find'), this.related(request, 'find'));
+    const { data, total, after } = await this.runtime.reader.list(
+      query,
+      this.allConditions(request, 'find'),
+      this.related(request, 'find'),
+    );
     this.setListHeaders(request, total, nextCursor(query, request.query, after, this.runtime.cursors));
     return data as Partial<T>[];
   }
@@ -84,7 +94,16 @@ export class CrudService<T extends ObjectLiteral> {
 
   /** `GET /<entities>/:id`, with the record's `ETag` (`If-None-Match` is answered by `@CrudOperation('get')`). */
   async findOne(id: Id, request: CrudRequest): Promise<Partial<T>> {
-    const query = this.validate({ ...request.query, where: null, sort: [], limit: null, page: null, offset: null, count: null, cursor: null });
+    const query = this.validate({
+      ...request.query,
+      where: null,
+      sort: [],
+      limit: null,
+      page: null,
+      offset: null,
+      count: null,
+      cursor: null,
+    });
     this.assertPossibleId(id);
     const conditions = [this.idCondition(id), ...this.allConditions(request, 'get')];
     const record = await this.runtime.reader.one(query, conditions, this.related(request, 'get'));
@@ -140,7 +159,8 @@ export class CrudService<T extends ObjectLiteral> {
     const conditions = [...this.allConditions(request, 'update'), ...versioned];
     const record = await this.runtime.writerFor(request).recover(this.plan, id, conditions);
     if (!record) {
-      if (versioned.length > 0 && (await this.exists(id, request, 'update', true))) throw this.preconditions.failed(`${this.entity.name} ${id}`);
+      if (versioned.length > 0 && (await this.exists(id, request, 'update', true)))
+        throw this.preconditions.failed(`${this.entity.name} ${id}`);
       throw new NotFoundException(`${this.entity.name} ${id} not found among deleted records`);
     }
     this.preconditions.sendTag(request, record);
@@ -157,6 +177,7 @@ export class CrudService<T extends ObjectLiteral> {
    */
   async upsertMany(bodies: readonly object[], request: CrudRequest, field: string): Promise<Partial<T>[]> {
     const column = conflictColumn(this.entity, field);
+    this.refuseIfMatch(request, `an upsert inserts or updates several ${this.entity.name} records`, `PATCH /${this.entity.route}/:id`);
     if (this.identity.kindOf(this.entity) !== null) {
       throw new BadRequestException(`onConflict: ${this.entity.name} holds identities of "auth" and cannot be upserted`);
     }
@@ -256,11 +277,26 @@ export class CrudService<T extends ObjectLiteral> {
     return values;
   }
 
+  /**
+   * `If-Match` on a write of several records: 400 rather than a write that ignores the condition (a
+   * version belongs to one record).
+   */
+  private refuseIfMatch(request: CrudRequest, what: string, instead: string): void {
+    const ifMatch = request.preconditions?.ifMatch;
+    if (ifMatch === undefined || ifMatch === null) return;
+    throw new BadRequestException(`If-Match: ${what}, which have no single version; send If-Match with ${instead}`);
+  }
+
   /** The rows a by-filter write changes: those a list with the same filters returns (live rows only), under the operation's scope. */
   private filterMatch(request: CrudRequest, operation: 'update' | 'delete'): FilterMatch {
     if (this.identity.kindOf(this.entity) !== null) {
       throw new BadRequestException(`${this.entity.name} holds identities of "auth": write its records one by one`);
     }
+    this.refuseIfMatch(
+      request,
+      `a by-filter write changes every matching ${this.entity.name}`,
+      `${operation === 'update' ? 'PATCH' : 'DELETE'} /${this.entity.route}/:id`,
+    );
     const query = this.validate({ ...request.query, includeDeleted: false });
     assertFiltered(query, this.entity);
     return { query, conditions: this.allConditions(request, operation), related: this.related(request, 'find') };
@@ -300,7 +336,11 @@ export class CrudService<T extends ObjectLiteral> {
   }
 
   private async page(query: ValidatedQuery, request: CrudRequest): Promise<Page<Partial<T>>> {
-    const { data, total, after } = await this.runtime.reader.list(query, this.allConditions(request, 'find'), this.related(request, 'find'));
+    const { data, total, after } = await this.runtime.reader.list(
+      query,
+      this.allConditions(request, 'find'),
+      this.related(request, 'find'),
+    );
     const next = nextCursor(query, request.query, after, this.runtime.cursors);
     this.setListHeaders(request, total, next);
     return {
@@ -322,7 +362,12 @@ export class CrudService<T extends ObjectLiteral> {
 
   private validate(query: ParsedQuery, alwaysPaginate = false): ValidatedQuery {
     const { pagination } = this.runtime.model.api;
-    const validated = validateQuery(query, this.entity, this.runtime.entities, alwaysPaginate ? { ...pagination, alwaysPaginate } : pagination);
+    const validated = validateQuery(
+      query,
+      this.entity,
+      this.runtime.entities,
+      alwaysPaginate ? { ...pagination, alwaysPaginate } : pagination,
+    );
     return continueAfterCursor(validated, query, this.runtime.cursors);
   }
 

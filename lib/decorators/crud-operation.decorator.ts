@@ -55,6 +55,15 @@ const EXTRAS: Record<Operation, readonly (MethodDecorator & ClassDecorator)[]> =
   delete: CONDITIONAL_WRITE,
 };
 
+export interface CrudOperationOptions {
+  /**
+   * The route writes every record a filter matches (`PATCH` or `DELETE /<entities>?filter=...`), not one
+   * record: its OpenAPI entry has no `If-Match` (a version belongs to one record; `CrudService` refuses the
+   * header there with 400). Only with `update` and `delete`.
+   */
+  readonly byFilter?: boolean;
+}
+
 /**
  * Declares which operation a route performs on its controller's `@CrudEntity()`, so
  * `ScopeGuard` checks the tenant scope of that operation (`POST /loans/:id/return` is an
@@ -62,7 +71,11 @@ const EXTRAS: Record<Operation, readonly (MethodDecorator & ClassDecorator)[]> =
  * that declares none gets the strictest check: scope context required whatever `enforceOn` says.
  * A `create` route also accepts an `Idempotency-Key` header (see `SvcIdempotencyInterceptor`), a
  * `get` route `If-None-Match` (`SvcConditionalGetInterceptor`), and `update` and `delete` routes
- * document `If-Match`, which `CrudService` checks in the statement that writes.
+ * document `If-Match`, which `CrudService` checks in the statement that writes (not those `byFilter`).
  */
-export const CrudOperation = (operation: Operation): MethodDecorator & ClassDecorator =>
-  applyDecorators(SetMetadata(CRUD_OPERATION_KEY, operation), ...EXTRAS[operation]);
+export const CrudOperation = (operation: Operation, options: CrudOperationOptions = {}): MethodDecorator & ClassDecorator => {
+  if (options.byFilter && operation !== 'update' && operation !== 'delete') {
+    throw new Error(`@CrudOperation('${operation}', { byFilter: true }): byFilter goes with update or delete`);
+  }
+  return applyDecorators(SetMetadata(CRUD_OPERATION_KEY, operation), ...(options.byFilter ? [] : EXTRAS[operation]));
+};

@@ -65,7 +65,7 @@ export class SvcIdempotencyInterceptor implements NestInterceptor {
       const status = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? 201;
       return next.handle().pipe(
         mergeMap((body) => from(this.store.complete(owner, header, status, body).then(() => body))),
-        catchError((error: unknown) => from(this.store.release(owner, header).then(() => Promise.reject(error)))),
+        catchError((error: unknown) => from(this.release(owner, header).then(() => Promise.reject(error)))),
       );
     }
     const stored = await this.guarded(() => this.store.find(owner, header));
@@ -82,6 +82,17 @@ export class SvcIdempotencyInterceptor implements NestInterceptor {
     if (stored.status === null) throw this.inProgress(context, header);
     this.adapterHost.httpAdapter.setHeader(context.switchToHttp().getResponse(), IDEMPOTENT_REPLAYED_HEADER, 'true');
     return of(stored.body);
+  }
+
+  /** Frees the key of a failed request; if that fails too, the request's own error is still the answer. */
+  private async release(owner: string, key: string): Promise<void> {
+    try {
+      await this.store.release(owner, key);
+    } catch (error) {
+      this.logger.warn(
+        `Idempotency-Key "${key}" of a failed request could not be released (${(error as Error).message}); it frees itself after 60 s`,
+      );
+    }
   }
 
   private inProgress(context: ExecutionContext, key: string): ConflictException {

@@ -18,11 +18,12 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * Who owns a key: the API key, else the user in their organization, else nobody in particular (an
- * open service, or a `@Public()` route, where every caller shares one namespace).
+ * Who owns a key: the API key or the user, each in the organization it acts in (an API key without an
+ * organization acts in the one `X-Organization-Id` names, so each organization has its own keys), else
+ * nobody in particular (an open service, or a `@Public()` route, where every caller shares one namespace).
  */
 export function idempotencyOwner(auth: AuthContext | null | undefined): string {
-  if (auth?.via === 'api-key' && typeof auth.apiKeyId === 'string') return sha256(`api-key:${auth.apiKeyId}`);
+  if (auth?.via === 'api-key' && typeof auth.apiKeyId === 'string') return sha256(`api-key:${auth.apiKeyId}:${auth.organizationId ?? ''}`);
   if (auth?.userId) return sha256(`user:${auth.userId}:${auth.organizationId ?? ''}`);
   return sha256('anonymous');
 }

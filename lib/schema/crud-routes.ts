@@ -13,6 +13,8 @@ export interface CrudRouteSpec {
   readonly operation: CrudOperation;
   /** HTTP method and path under the entity's route, for messages and docs. */
   readonly http: string;
+  /** The handler writes every row a filter matches (`@CrudOperation(op, { byFilter: true })`). */
+  readonly byFilter?: boolean;
 }
 
 export const CRUD_ROUTES = {
@@ -24,8 +26,8 @@ export const CRUD_ROUTES = {
   replace: { method: 'replaceOne', operation: 'update', http: 'PUT /:id' },
   delete: { method: 'deleteOne', operation: 'delete', http: 'DELETE /:id' },
   recover: { method: 'recoverOne', operation: 'update', http: 'PATCH /:id/recover' },
-  updateMany: { method: 'updateMany', operation: 'update', http: 'PATCH /?filter=...' },
-  deleteMany: { method: 'deleteMany', operation: 'delete', http: 'DELETE /?filter=...' },
+  updateMany: { method: 'updateMany', operation: 'update', http: 'PATCH /?filter=...', byFilter: true },
+  deleteMany: { method: 'deleteMany', operation: 'delete', http: 'DELETE /?filter=...', byFilter: true },
 } as const satisfies Record<string, CrudRouteSpec>;
 
 /** A generated route, as named in `.svcrc` `routes` and `@CrudRoutes()`. */

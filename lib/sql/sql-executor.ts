@@ -2,12 +2,13 @@ import { Logger } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { isDatabaseUnavailableError } from '../database/database-errors';
 import { EntityTable } from './entity-table';
+import { type PgPool, type PgQueryConfig, queryOnPool } from './pool-query';
 import { takeRowVersion } from './row-version';
 import type { Statement } from './statement';
 
-/** The part of a `pg` pool or client (or PGlite's node-postgres adapter) the executor needs. */
+/** The part of a `pg` client (or PGlite's node-postgres adapter) the executor needs inside a transaction. */
 interface PgQueryable {
-  query(config: { name?: string; text: string; values: unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[] }>;
+  query(config: PgQueryConfig): Promise<{ rows: unknown[] }>;
 }
 
 /** Where a statement runs: the pool, or the connection of a transaction (`EntityManager` of `transaction()`). */
@@ -36,7 +37,7 @@ export class SqlExecutor {
   private readonly names = new Map<string, string>();
   private readonly tables = new Map<Function, EntityTable>();
   private readonly logger = new Logger('SvcReadReplicas');
-  private readonly replicaDownUntil = new Map<PgQueryable, number>();
+  private readonly replicaDownUntil = new Map<PgPool, number>();
   private nextReplica = 0;
   /** Set on the views `within()` returns: the transaction every statement runs in. */
   private bound: EntityManager | undefined = undefined;
@@ -101,7 +102,10 @@ export class SqlExecutor {
         const rows = await this.onReplica(config);
         if (rows) return rows;
       }
-      return (await (await this.target(onConnection)).query(config)).rows;
+      const runner = onConnection?.queryRunner;
+      // A transaction holds its own connection: with PGlite's single one, the pool would wait for it forever.
+      if (runner && !runner.isReleased) return (await ((await runner.connect()) as PgQueryable).query(config)).rows;
+      return await queryOnPool(this.primary(), config);
     } catch (error) {
       if (logging) this.dataSource.logger.logQueryError(error as Error, text, values);
       throw error;
@@ -109,11 +113,11 @@ export class SqlExecutor {
   }
 
   /** The rows from the next replica in turn; undefined when none is configured or up (the primary answers then). */
-  private async onReplica(config: Parameters<PgQueryable['query']>[0]): Promise<unknown[] | undefined> {
+  private async onReplica(config: PgQueryConfig): Promise<unknown[] | undefined> {
     const replica = this.replica();
     if (!replica) return undefined;
     try {
-      return (await replica.query(config)).rows;
+      return await queryOnPool(replica, config);
     } catch (error) {
       if (!isDatabaseUnavailableError(error)) throw error;
       this.replicaDownUntil.set(replica, Date.now() + REPLICA_RETRY_MS);
@@ -125,9 +129,9 @@ export class SqlExecutor {
   }
 
   /** The next read replica in turn that is not left out, or undefined (none configured, or all down). */
-  private replica(): PgQueryable | undefined {
+  private replica(): PgPool | undefined {
     // TypeORM's PostgresDriver keeps the replicas' `pg` pools in `slaves`.
-    const replicas = (this.dataSource.driver as unknown as { slaves?: PgQueryable[] }).slaves ?? [];
+    const replicas = (this.dataSource.driver as unknown as { slaves?: PgPool[] }).slaves ?? [];
     const now = Date.now();
     for (let tried = 0; tried < replicas.length; tried++) {
       const pool = replicas[this.nextReplica++ % replicas.length];
@@ -146,12 +150,9 @@ export class SqlExecutor {
     return name;
   }
 
-  private async target(connection: SqlConnection): Promise<PgQueryable> {
-    const runner = connection?.queryRunner;
-    // A transaction holds its own connection: with PGlite's single one, the pool would wait for it forever.
-    if (runner && !runner.isReleased) return (await runner.connect()) as PgQueryable;
+  private primary(): PgPool {
     // TypeORM's PostgresDriver keeps its primary's `pg` pool in `master`.
-    const pool = (this.dataSource.driver as unknown as { master?: PgQueryable }).master;
+    const pool = (this.dataSource.driver as unknown as { master?: PgPool }).master;
     // Worded so that classifyDatabaseError() answers 503, as for any connection that is gone.
     if (!pool) throw new Error('Database connection is not queryable: the data source is not initialized or was closed');
     return pool;

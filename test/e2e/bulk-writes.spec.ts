@@ -98,7 +98,8 @@ describe.each(DATABASE_KINDS)('bulk writes (%s)', (kind) => {
       expect(res.body).toEqual({
         statusCode: 409,
         error: 'Conflict',
-        message: 'onConflict: Asset with "tag" "B-ONLY" exists and you may not update it (outside your scope, or deleted); nothing was written',
+        message:
+          'onConflict: Asset with "tag" "B-ONLY" exists and you may not update it (outside your scope, or deleted); nothing was written',
       });
       expect(await assets()).toEqual(before);
       expect(received).toEqual([]);
@@ -109,10 +110,7 @@ describe.each(DATABASE_KINDS)('bulk writes (%s)', (kind) => {
     it('two tenants upserting the same new value at once: one inserts, the other answers 409, nothing crosses', async () => {
       for (let round = 0; round < 5; round++) {
         const tag = `RACE-${round}`;
-        const [a, b] = await Promise.all([
-          upsert(world.as.a, [{ tag, label: 'from A' }]),
-          upsert(world.as.b, [{ tag, label: 'from B' }]),
-        ]);
+        const [a, b] = await Promise.all([upsert(world.as.a, [{ tag, label: 'from A' }]), upsert(world.as.b, [{ tag, label: 'from B' }])]);
         expect([a.status, b.status].sort()).toEqual([201, 409]);
         const winner = a.status === 201 ? { org: world.orgA, label: 'from A' } : { org: world.orgB, label: 'from B' };
         expect((await assets()).filter((row) => row.tag === tag)).toEqual([
@@ -138,6 +136,21 @@ describe.each(DATABASE_KINDS)('bulk writes (%s)', (kind) => {
       expect((await assets()).filter((row) => row.tag === 'I-1')).toHaveLength(1);
     });
 
+    it('refuses If-Match (400, nothing written): a version belongs to one record', async () => {
+      await upsert(world.as.a, [{ tag: 'M-1', label: 'before' }]).expect(201);
+      const tag = '"00000000000000000000000000000000"';
+      const res = await upsert({ ...world.as.a, 'If-Match': tag }, [
+        { tag: 'M-1', label: 'after' },
+        { tag: 'M-2', label: 'new' },
+      ]).expect(400);
+      expect(res.body.message).toBe(
+        'If-Match: an upsert inserts or updates several Asset records, which have no single version; send If-Match with PATCH /assets/:id',
+      );
+      const rows = await assets();
+      expect(rows.find((row) => row.tag === 'M-1')).toMatchObject({ label: 'before' });
+      expect(rows.find((row) => row.tag === 'M-2')).toBeUndefined();
+    });
+
     it('documents onConflict on the bulk route and both by-filter routes in /_docs-json', async () => {
       const doc = (await http().get('/_docs-json').expect(200)).body;
       const names = (operation: { parameters?: { name: string }[] }) => (operation.parameters ?? []).map((p) => p.name);
@@ -145,6 +158,14 @@ describe.each(DATABASE_KINDS)('bulk writes (%s)', (kind) => {
       expect(names(doc.paths['/assets'].patch)).toEqual(expect.arrayContaining(['filter', 'or', 's', 'return']));
       expect(names(doc.paths['/assets'].delete)).toEqual(expect.arrayContaining(['filter', 'or', 's', 'return']));
       expect(Object.keys(doc.paths['/assets'].patch.responses)).toEqual(expect.arrayContaining(['200', '400', '413']));
+      // A version belongs to one record: If-Match, 412 and 428 are documented on the writes by id only.
+      for (const byFilter of [doc.paths['/assets'].patch, doc.paths['/assets'].delete]) {
+        expect(names(byFilter)).not.toContain('If-Match');
+        expect(Object.keys(byFilter.responses)).not.toEqual(expect.arrayContaining(['412']));
+        expect(Object.keys(byFilter.responses)).not.toEqual(expect.arrayContaining(['428']));
+      }
+      expect(names(doc.paths['/assets/{id}'].patch)).toContain('If-Match');
+      expect(Object.keys(doc.paths['/assets/{id}'].patch.responses)).toEqual(expect.arrayContaining(['412', '428']));
       expect(doc.paths['/memos'].patch).toBeUndefined();
     });
   });
@@ -173,6 +194,26 @@ describe.each(DATABASE_KINDS)('bulk writes (%s)', (kind) => {
       await http().patch('/readings?filter=value||$eq||1&return=all').set(world.as.a).send({ label: 'x' }).expect(400);
     });
 
+    it('refuses If-Match (400, nothing changed): a version belongs to one record, not to every match', async () => {
+      const [id] = await seedReadings(world.as.a, [41], 'if-match');
+      const tag = (await http().get(`/readings/${id}`).set(world.as.a).expect(200)).headers.etag;
+      for (const ifMatch of [tag, '*']) {
+        const patch = await http()
+          .patch('/readings?filter=label||$eq||if-match')
+          .set(world.as.a)
+          .set('If-Match', ifMatch)
+          .send({ label: 'changed' })
+          .expect(400);
+        expect(patch.body).toMatchObject({
+          statusCode: 400,
+          error: 'Bad Request',
+          message: expect.stringMatching(/^If-Match: a by-filter write .* PATCH \/readings\/:id$/),
+        });
+        await http().delete('/readings?filter=label||$eq||if-match').set(world.as.a).set('If-Match', ifMatch).expect(400);
+      }
+      expect((await http().get(`/readings/${id}`).set(world.as.a).expect(200)).body.label).toBe('if-match');
+    });
+
     it('changes only rows of its own tenant, however the filter reaches', async () => {
       const mine = await seedReadings(world.as.a, [1, 2], 'shared');
       const theirs = await seedReadings(world.as.b, [1, 2, 3], 'shared');
@@ -185,26 +226,43 @@ describe.each(DATABASE_KINDS)('bulk writes (%s)', (kind) => {
       const rows = await readings();
       expect(rows.filter((row) => theirs.includes(row.id as number)).map((row) => row.label)).toEqual(['shared', 'shared', 'shared']);
       expect(rows.filter((row) => mine.includes(row.id as number)).map((row) => row.label)).toEqual(['mine', 'mine']);
-      const deleted = await http().delete(withQuery('/readings', ['filter', `organizationId||$eq||${world.orgB}`])).set(world.as.a).expect(200);
+      const deleted = await http()
+        .delete(withQuery('/readings', ['filter', `organizationId||$eq||${world.orgB}`]))
+        .set(world.as.a)
+        .expect(200);
       expect(deleted.body).toEqual({ affected: 0 });
       expect((await readings()).filter((row) => theirs.includes(row.id as number))).toHaveLength(3);
       // As with PATCH /:id, the scope field of the body is the caller's own (injectOnCreate): rows never move to B.
-      await http().patch(withQuery('/readings', ['filter', 'label||$eq||mine'])).set(world.as.a).send({ organizationId: world.orgB }).expect(200);
+      await http()
+        .patch(withQuery('/readings', ['filter', 'label||$eq||mine']))
+        .set(world.as.a)
+        .send({ organizationId: world.orgB })
+        .expect(200);
       expect((await readings()).filter((row) => row.organizationId === world.orgB)).toHaveLength(3);
-      expect((await readings()).filter((row) => mine.includes(row.id as number)).map((row) => row.organizationId)).toEqual([world.orgA, world.orgA]);
+      expect((await readings()).filter((row) => mine.includes(row.id as number)).map((row) => row.organizationId)).toEqual([
+        world.orgA,
+        world.orgA,
+      ]);
     });
 
     it(`answers 413 past api.bulkWriteLimit (5) and changes nothing; 5 rows are fine`, async () => {
       await seedReadings(world.as.a, [100, 101, 102, 103, 104, 105], 'limit');
       const before = await readings();
       received.length = 0;
-      const over = await http().patch(withQuery('/readings', ['filter', 'label||$eq||limit'])).set(world.as.a).send({ label: 'over' }).expect(413);
+      const over = await http()
+        .patch(withQuery('/readings', ['filter', 'label||$eq||limit']))
+        .set(world.as.a)
+        .send({ label: 'over' })
+        .expect(413);
       expect(over.body).toEqual({
         statusCode: 413,
         error: 'Payload Too Large',
         message: 'More than 5 Reading records match (api.bulkWriteLimit); nothing was changed: narrow the filter',
       });
-      await http().delete(withQuery('/readings', ['filter', 'label||$eq||limit'])).set(world.as.a).expect(413);
+      await http()
+        .delete(withQuery('/readings', ['filter', 'label||$eq||limit']))
+        .set(world.as.a)
+        .expect(413);
       expect(await readings()).toEqual(before);
       expect(received).toEqual([]);
       const five = await http()
@@ -224,14 +282,19 @@ describe.each(DATABASE_KINDS)('bulk writes (%s)', (kind) => {
         .send({ value: 9 })
         .expect(200);
       expect(res.body.affected).toBe(2);
-      expect(res.body.data.map((row: Row) => [row.id, row.value]).sort()).toEqual([
-        [ids[0], 9],
-        [ids[1], 9],
-      ].sort());
+      expect(res.body.data.map((row: Row) => [row.id, row.value]).sort()).toEqual(
+        [
+          [ids[0], 9],
+          [ids[1], 9],
+        ].sort(),
+      );
       expect(received.map((r) => r.name)).toEqual(['reading.updated', 'reading.updated']);
       expect(received.map((r) => r.event.previous?.value).sort()).toEqual([7, 8]);
       received.length = 0;
-      const gone = await http().delete(withQuery('/readings', ['s', '{"label":"events"}'])).set(world.as.a).expect(200);
+      const gone = await http()
+        .delete(withQuery('/readings', ['s', '{"label":"events"}']))
+        .set(world.as.a)
+        .expect(200);
       expect(gone.body).toEqual({ affected: 2 });
       expect(received.map((r) => r.name)).toEqual(['reading.deleted', 'reading.deleted']);
       expect((await readings()).filter((row) => ids.includes(row.id as number))).toEqual([]);
@@ -242,14 +305,24 @@ describe.each(DATABASE_KINDS)('bulk writes (%s)', (kind) => {
         { tag: 'S-1', label: 'soft' },
         { tag: 'S-2', label: 'soft' },
       ]).expect(201);
-      const res = await http().delete(withQuery('/assets', ['filter', 'label||$eq||soft'])).set(world.as.a).expect(200);
+      const res = await http()
+        .delete(withQuery('/assets', ['filter', 'label||$eq||soft']))
+        .set(world.as.a)
+        .expect(200);
       expect(res.body).toEqual({ affected: 2 });
       const stored = (await assets()).filter((row) => row.label === 'soft');
       expect(stored).toHaveLength(2);
       expect(stored.every((row) => row.deleted_at !== null)).toBe(true);
-      const listed = await http().get(withQuery('/assets', ['filter', 'label||$eq||soft'])).set(world.as.a).expect(200);
+      const listed = await http()
+        .get(withQuery('/assets', ['filter', 'label||$eq||soft']))
+        .set(world.as.a)
+        .expect(200);
       expect(listed.body).toEqual([]);
-      const again = await http().patch(withQuery('/assets', ['filter', 'label||$eq||soft'])).set(world.as.a).send({ qty: 3 }).expect(200);
+      const again = await http()
+        .patch(withQuery('/assets', ['filter', 'label||$eq||soft']))
+        .set(world.as.a)
+        .send({ qty: 3 })
+        .expect(200);
       expect(again.body).toEqual({ affected: 0 });
       await http().patch(`/assets/${stored[0].id}/recover`).set(world.as.a).expect(200);
     });
@@ -270,7 +343,12 @@ describe.each(DATABASE_KINDS)('bulk writes through the outbox (%s)', (kind) => {
   afterAll(() => running?.close());
 
   const outbox = async () =>
-    ((await running.app.get(DataSource).query(`SELECT "subject", "payload" FROM "svc_outbox" ORDER BY "seq"`)) as { subject: string; payload: DomainEvent }[]).map(
+    (
+      (await running.app.get(DataSource).query(`SELECT "subject", "payload" FROM "svc_outbox" ORDER BY "seq"`)) as {
+        subject: string;
+        payload: DomainEvent;
+      }[]
+    ).map(
       (row) => `${row.subject} ${String(row.payload.record.tag ?? row.payload.record.value)}${row.payload.previous ? ' (previous)' : ''}`,
     );
 
@@ -281,12 +359,22 @@ describe.each(DATABASE_KINDS)('bulk writes through the outbox (%s)', (kind) => {
     await http()
       .post('/assets/bulk?onConflict=tag')
       .set(world.as.a)
-      .send({ bulk: [{ tag: 'O-1', label: 'uno' }, { tag: 'O-2', label: 'two' }] })
+      .send({
+        bulk: [
+          { tag: 'O-1', label: 'uno' },
+          { tag: 'O-2', label: 'two' },
+        ],
+      })
       .expect(201);
     await http()
       .post('/assets/bulk?onConflict=tag')
       .set(world.as.a)
-      .send({ bulk: [{ tag: 'O-3', label: 'three' }, { tag: 'O-B', label: 'hijack' }] })
+      .send({
+        bulk: [
+          { tag: 'O-3', label: 'three' },
+          { tag: 'O-B', label: 'hijack' },
+        ],
+      })
       .expect(409);
     await http().patch('/assets?filter=tag||$starts||O-&filter=label||$ne||theirs').set(world.as.a).send({ qty: 2 }).expect(200);
     await http().delete('/assets?filter=tag||$in||O-1,O-2,O-B').set(world.as.a).expect(200);

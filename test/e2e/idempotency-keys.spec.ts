@@ -6,6 +6,7 @@
  */
 import jwt from 'jsonwebtoken';
 import { DataSource } from 'typeorm';
+import { SvcApiKeyService } from '@svc/nest';
 import { SvcIdempotencyCleanup } from '../../lib/idempotency/idempotency-cleanup';
 import { IDENTITY_JWT_SECRET, identityAppModule } from '../apps/identity/src/app.module';
 import { DATABASE_KINDS } from '../support/databases';
@@ -39,7 +40,8 @@ describe.each(DATABASE_KINDS)('Idempotency-Key (%s)', (kind) => {
   afterAll(() => running?.close());
 
   it('replays the stored answer to a retry with the same body, and writes once', async () => {
-    const send = () => http().post('/projects').set('Authorization', alice).set('Idempotency-Key', 'create-apollo').send({ name: 'Apollo' });
+    const send = () =>
+      http().post('/projects').set('Authorization', alice).set('Idempotency-Key', 'create-apollo').send({ name: 'Apollo' });
     const first = await send();
     expect(first.status).toBe(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
@@ -49,7 +51,11 @@ describe.each(DATABASE_KINDS)('Idempotency-Key (%s)', (kind) => {
     expect(retry.body).toEqual(first.body);
     expect(await projects('Apollo')).toBe(1);
     // The same body in another key order is the same request.
-    const reordered = await http().post('/projects').set('Authorization', alice).set('Idempotency-Key', 'create-apollo').send({ name: 'Apollo' });
+    const reordered = await http()
+      .post('/projects')
+      .set('Authorization', alice)
+      .set('Idempotency-Key', 'create-apollo')
+      .send({ name: 'Apollo' });
     expect(reordered.body).toEqual(first.body);
   });
 
@@ -65,16 +71,48 @@ describe.each(DATABASE_KINDS)('Idempotency-Key (%s)', (kind) => {
   });
 
   it('keeps keys per credential: another user, or another tenant, with the same key gets its own write', async () => {
-    const forBob = await http().post('/projects').set('Authorization', bob).set('Idempotency-Key', 'create-apollo').send({ name: 'Apollo' });
+    const forBob = await http()
+      .post('/projects')
+      .set('Authorization', bob)
+      .set('Idempotency-Key', 'create-apollo')
+      .send({ name: 'Apollo' });
     expect(forBob.status).toBe(201);
     expect(forBob.headers['idempotent-replayed']).toBeUndefined();
     expect(forBob.body.organizationId).toBe(orgB);
-    const forCarol = await http().post('/projects').set('Authorization', carol).set('Idempotency-Key', 'create-apollo').send({ name: 'Apollo' });
+    const forCarol = await http()
+      .post('/projects')
+      .set('Authorization', carol)
+      .set('Idempotency-Key', 'create-apollo')
+      .send({ name: 'Apollo' });
     expect(forCarol.status).toBe(201);
     expect(forCarol.headers['idempotent-replayed']).toBeUndefined();
     expect(await projects('Apollo')).toBe(3);
     // One key per credential, each holding the status its request answered.
-    expect(await db.query(`SELECT status FROM svc_idempotency_keys WHERE key = 'create-apollo'`)).toEqual([{ status: 201 }, { status: 201 }, { status: 201 }]);
+    expect(await db.query(`SELECT status FROM svc_idempotency_keys WHERE key = 'create-apollo'`)).toEqual([
+      { status: 201 },
+      { status: 201 },
+      { status: 201 },
+    ]);
+  });
+
+  it('keeps keys per organization for an API key without one (X-Organization-Id chooses it)', async () => {
+    const { key } = await running.app.get(SvcApiKeyService).create({ name: 'sync job' });
+    const send = (organizationId: number) =>
+      http()
+        .post('/projects')
+        .set('X-API-Key', key)
+        .set('X-Organization-Id', String(organizationId))
+        .set('Idempotency-Key', 'sync-42')
+        .send({ name: 'Synced' });
+    const inA = await send(orgA);
+    const inB = await send(orgB);
+    expect([inA.status, inB.status]).toEqual([201, 201]);
+    expect(inB.headers['idempotent-replayed']).toBeUndefined();
+    expect([inA.body.organizationId, inB.body.organizationId]).toEqual([orgA, orgB]);
+    const retryA = await send(orgA);
+    expect(retryA.headers['idempotent-replayed']).toBe('true');
+    expect(retryA.body).toEqual(inA.body);
+    expect(await projects('Synced')).toBe(2);
   });
 
   it('writes once when the same request is sent 12 times at once', async () => {
@@ -115,12 +153,30 @@ describe.each(DATABASE_KINDS)('Idempotency-Key (%s)', (kind) => {
     expect(fixed.headers['idempotent-replayed']).toBeUndefined();
   });
 
+  it('answers a create the database refuses as it would without a key, and releases the key', async () => {
+    // A NUL character passes validation and is refused by PostgreSQL (22021): the write fails inside the database.
+    const plain = await http().post('/projects').set('Authorization', alice).send({ name: 'nul\u0000byte' });
+    const keyed = await http()
+      .post('/projects')
+      .set('Authorization', alice)
+      .set('Idempotency-Key', 'db-refused')
+      .send({ name: 'nul\u0000byte' });
+    expect({ status: keyed.status, body: keyed.body }).toEqual({ status: plain.status, body: plain.body });
+    expect(keyed.status).toBe(400);
+    const fixed = await http().post('/projects').set('Authorization', alice).set('Idempotency-Key', 'db-refused').send({ name: 'No NUL' });
+    expect(fixed.status).toBe(201);
+    expect(fixed.headers['idempotent-replayed']).toBeUndefined();
+  });
+
   it('refuses malformed keys with 400 and writes nothing', async () => {
     for (const key of ['x'.repeat(256), 'with space', 'é']) {
       const res = await http().post('/projects').set('Authorization', alice).set('Idempotency-Key', key).send({ name: 'Malformed' });
       expect({ key, status: res.status }).toEqual({ key, status: 400 });
     }
-    const twice = await http().post('/projects').set('Authorization', alice).set('Idempotency-Key', ['a', 'b'] as unknown as string) // two headers.send({ name: 'Malformed' });
+    const twice = await http()
+      .post('/projects')
+      .set('Authorization', alice)
+      .set('Idempotency-Key', ['a', 'b'] as unknown as string); // two headers.send({ name: 'Malformed' });
     expect(twice.status).toBe(400);
     expect(await projects('Malformed')).toBe(0);
   });
@@ -141,9 +197,13 @@ describe.each(DATABASE_KINDS)('Idempotency-Key (%s)', (kind) => {
     const { SwaggerModule, DocumentBuilder } = await import('@nestjs/swagger');
     const document = SwaggerModule.createDocument(running.app, new DocumentBuilder().build());
     const create = document.paths['/projects'].post!;
-    expect(create.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]));
+    expect(create.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]),
+    );
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['409', '422']));
-    expect(document.paths['/projects/bulk'].post!.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key' })]));
+    expect(document.paths['/projects/bulk'].post!.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key' })]),
+    );
     expect(JSON.stringify(document.paths['/projects/{id}'].patch)).not.toContain('Idempotency-Key');
   });
 });

@@ -164,6 +164,13 @@ describe.each(DATABASE_KINDS)('count modes and cursors (%s)', (kind) => {
       const flipped = `${body!.slice(0, -1)}${body!.endsWith('A') ? 'B' : 'A'}.${signature}`;
       expect(await message(`sort=qty,ASC&filter=active||$eq||true&cursor=${flipped}`)).toContain('is not a cursor this API made');
       expect(await message('cursor=hello')).toContain('cursor');
+      // Another spelling of the same signature (padding, the standard alphabet) is not the cursor either.
+      const standard = Buffer.from(signature!, 'base64url').toString('base64');
+      for (const respelled of [`${signature}=`, standard, `${signature}\n`]) {
+        expect(await message(`sort=qty,ASC&filter=active||$eq||true&cursor=${encodeURIComponent(`${body}.${respelled}`)}`)).toContain(
+          'is not a cursor this API made',
+        );
+      }
     });
 
     it('with another sort', async () => {

@@ -6,9 +6,7 @@ import { type RunningApp, startApp } from '../support/start-app';
 
 /** The statements `@svc/nest` prepared on the connection that answers this query. */
 async function preparedStatements(running: RunningApp): Promise<{ name: string; statement: string }[]> {
-  return running.app
-    .get(DataSource)
-    .query(`SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'svc\\_%' ORDER BY name`);
+  return running.app.get(DataSource).query(`SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'svc\\_%' ORDER BY name`);
 }
 
 describe.each(DATABASE_KINDS)('reads as prepared statements (%s)', (kind) => {
@@ -33,7 +31,10 @@ describe.each(DATABASE_KINDS)('reads as prepared statements (%s)', (kind) => {
       // Requests one after another reuse the pool's most recent connection, which the check below also gets.
       const above = async (priority: number) =>
         (await http().get(`/projects?filter=priority||$gt||${priority}&sort=priority,ASC&fields=name`).expect(200)).body;
-      expect((await above(4)).data).toEqual([{ id: expect.any(Number), name: 'mid' }, { id: expect.any(Number), name: 'high' }]);
+      expect((await above(4)).data).toEqual([
+        { id: expect.any(Number), name: 'mid' },
+        { id: expect.any(Number), name: 'high' },
+      ]);
       expect((await above(8)).data).toEqual([{ id: expect.any(Number), name: 'high' }]);
       expect((await above(0)).total).toBe(3);
 
@@ -47,6 +48,16 @@ describe.each(DATABASE_KINDS)('reads as prepared statements (%s)', (kind) => {
       const paged = (await preparedStatements(running)).filter((statement) => statement.statement.includes('"priority" > $1'));
       expect(paged).toHaveLength(2);
       expect(paged.some((statement) => /LIMIT \$\d+ OFFSET \$\d+$/s.test(statement.statement))).toBe(true);
+    });
+
+    it('keeps the connection and its statements when PostgreSQL refuses a statement', async () => {
+      await http().get('/projects?filter=priority||$lt||100').expect(200);
+      const before = await preparedStatements(running);
+      expect(before.some((statement) => statement.statement.includes('"priority" < $1'))).toBe(true);
+      // A NUL character is refused by PostgreSQL itself (22021): a 400, and the connection stays in the pool.
+      await http().post('/projects').send({ name: 'nul\u0000byte', status: 'active', priority: 1 }).expect(400);
+      await http().get('/projects?filter=priority||$lt||100').expect(200);
+      expect(await preparedStatements(running)).toEqual(before);
     });
 
     it('gives another shape its own statement', async () => {

@@ -79,6 +79,7 @@ const TYPES = [
   'CreateApiKeyInput',
   'CreateCrudRequestOptions',
   'CreatedApiKey',
+  'CrudOperationOptions',
   'CrudRequest',
   'CrudRouteKey',
   'CrudRouteSetting',

@@ -5,14 +5,20 @@
  * extends it and is the controller the module registers, so routes, guards and route settings
  * added there apply.
  */
-import { CRUD_ROUTES, type CrudRouteKey } from '../../../lib/schema/crud-routes';
+import { CRUD_ROUTES, type CrudRouteKey, type CrudRouteSpec } from '../../../lib/schema/crud-routes';
 import { type Doc, hardline, indent, join, print } from '../../utils/doc';
 import { arrayDoc, call, importDecl, methodHead, objectDoc, sortNames, str } from '../../utils/ts-docs';
 import { type EntityEmitContext, extensionImport, type ScaffoldContext } from './emit-context';
 import { ImportScope } from './import-scope';
 
 /** The request body DTO of each route that takes one. */
-const BODY_DTO: Partial<Record<CrudRouteKey, string>> = { create: 'Create', createMany: 'BulkCreate', update: 'Update', replace: 'Replace', updateMany: 'Update' };
+const BODY_DTO: Partial<Record<CrudRouteKey, string>> = {
+  create: 'Create',
+  createMany: 'BulkCreate',
+  update: 'Update',
+  replace: 'Replace',
+  updateMany: 'Update',
+};
 
 interface Route {
   readonly decorators: readonly Doc[];
@@ -22,9 +28,10 @@ interface Route {
 }
 
 function routeDoc(key: CrudRouteKey, route: Route, operation: string): Doc {
-  const spec = CRUD_ROUTES[key];
+  const spec: CrudRouteSpec = CRUD_ROUTES[key];
+  const declared = call(`@${operation}`, spec.byFilter ? [str(spec.operation), '{ byFilter: true }'] : [str(spec.operation)]);
   return [
-    join(hardline, [route.decorators[0], call(`@${operation}`, [str(spec.operation)]), ...route.decorators.slice(1)]),
+    join(hardline, [route.decorators[0], declared, ...route.decorators.slice(1)]),
     hardline,
     methodHead(spec.method, route.params, route.returns),
     indent([hardline, route.body]),
@@ -37,7 +44,15 @@ export function emitControllerBase(ctx: EntityEmitContext): string {
   const { entity } = ctx;
   const { name, route: path, fileName } = entity;
   const dto = (kind: string): string => `${kind}${name}Dto`;
-  const locals = new Set([name, `${name}ServiceBase`, `${name}ControllerBase`, dto('BulkCreate'), dto('Create'), dto('Replace'), dto('Update')]);
+  const locals = new Set([
+    name,
+    `${name}ServiceBase`,
+    `${name}ControllerBase`,
+    dto('BulkCreate'),
+    dto('Create'),
+    dto('Replace'),
+    dto('Update'),
+  ]);
   const scope = new ImportScope(locals);
   const nest = (id: string): string => scope.ref('@nestjs/common', id);
   const swagger = (id: string): string => scope.ref('@nestjs/swagger', id);
@@ -181,12 +196,17 @@ export function emitControllerScaffold(ctx: ScaffoldContext): string {
   const scope = new ImportScope(new Set([`${name}Controller`, `${name}ControllerBase`]));
   const controller = scope.ref('@nestjs/common', 'Controller');
   return [
-    print(join(hardline, [...scope.declaration('@nestjs/common'), importDecl([`${name}ControllerBase`], extensionImport(ctx, `${fileName}.controller.base`))])),
+    print(
+      join(hardline, [
+        ...scope.declaration('@nestjs/common'),
+        importDecl([`${name}ControllerBase`], extensionImport(ctx, `${fileName}.controller.base`)),
+      ]),
+    ),
     '',
     '/**',
     ` * The routes of /${route}: the generated ones are inherited from ${name}ControllerBase. This`,
     ' * file is yours: `svc generate` created it once and never changes it. Add routes here (declare',
-    ' * each one\'s operation with `@CrudOperation()`), guards with `@UseGuards()`, and turn generated',
+    " * each one's operation with `@CrudOperation()`), guards with `@UseGuards()`, and turn generated",
     ' * routes off or guard one of them with `@CrudRoutes()`.',
     ' */',
     `@${controller}(${str(route)})`,

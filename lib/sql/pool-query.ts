@@ -1,0 +1,57 @@
+/** The parts of a `pg` pool, and of the client it lends, that `queryOnPool()` uses. */
+export interface PgPoolClient {
+  query(config: PgQueryConfig): Promise<{ rows: unknown[] }>;
+  release(error?: Error): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  off(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+export interface PgPool {
+  connect(): Promise<PgPoolClient>;
+}
+
+export interface PgQueryConfig {
+  name?: string;
+  text: string;
+  values: unknown[];
+  rowMode?: 'array';
+}
+
+/**
+ * Runs one statement on a client of the pool, and gives the client back for reuse when PostgreSQL
+ * answered with an error of the statement (a unique violation, a bad value: SQLSTATE `code` and
+ * `severity`). `pool.query()` destroys the client on any error, which costs a new connection, loses the
+ * statements prepared on it, and, on PGlite's single in-process client, can fail the next statement
+ * ("Connection terminated unexpectedly") while the old client is torn down. Any other error (the
+ * connection broke) still destroys the client.
+ */
+export async function queryOnPool(pool: PgPool, config: PgQueryConfig): Promise<unknown[]> {
+  const client = await pool.connect();
+  let released = false;
+  const release = (error?: Error): void => {
+    if (released) return;
+    released = true;
+    client.release(error);
+  };
+  // A lent client's `error` event (its connection broke) has no listener of the pool's, and an unheard
+  // `error` event ends the process: destroy the client instead, as pool.query() does.
+  const onError = (error: Error): void => release(error);
+  client.on('error', onError);
+  let result: { rows: unknown[] };
+  try {
+    result = await client.query(config);
+  } catch (error) {
+    release(isStatementError(error) ? undefined : (error as Error));
+    throw error;
+  } finally {
+    client.off('error', onError);
+  }
+  release();
+  return result.rows;
+}
+
+/** An ErrorResponse of the server about the statement: the session is fine (outside a transaction, it is over). */
+function isStatementError(error: unknown): boolean {
+  const { code, severity } = error as { code?: unknown; severity?: unknown };
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && (severity === 'ERROR' || severity === 'WARNING');
+}
