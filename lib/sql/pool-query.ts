@@ -19,11 +19,10 @@ export interface PgQueryConfig {
 
 /**
  * Runs one statement on a client of the pool, and gives the client back for reuse when PostgreSQL
- * answered with an error of the statement (a unique violation, a bad value: SQLSTATE `code` and
- * `severity`). `pool.query()` destroys the client on any error, which costs a new connection, loses the
- * statements prepared on it, and, on PGlite's single in-process client, can fail the next statement
- * ("Connection terminated unexpectedly") while the old client is torn down. Any other error (the
- * connection broke) still destroys the client.
+ * refused the statement's data (a unique violation, a bad value: see `isDataError()`). `pool.query()`
+ * destroys the client on any error, which costs a new connection, loses the statements prepared on it,
+ * and, on PGlite's single in-process client, can fail the next statement ("Connection terminated
+ * unexpectedly") while the old client is torn down. Any other error still destroys the client.
  */
 export async function queryOnPool(pool: PgPool, config: PgQueryConfig): Promise<unknown[]> {
   const client = await pool.connect();
@@ -41,7 +40,7 @@ export async function queryOnPool(pool: PgPool, config: PgQueryConfig): Promise<
   try {
     result = await client.query(config);
   } catch (error) {
-    release(isStatementError(error) ? undefined : (error as Error));
+    release(isDataError(error) ? undefined : (error as Error));
     throw error;
   } finally {
     client.off('error', onError);
@@ -50,8 +49,15 @@ export async function queryOnPool(pool: PgPool, config: PgQueryConfig): Promise<
   return result.rows;
 }
 
-/** An ErrorResponse of the server about the statement: the session is fine (outside a transaction, it is over). */
-function isStatementError(error: unknown): boolean {
+/**
+ * An error of the statement's data that leaves the session as it was: class 22 (a bad value), 23 (a
+ * constraint), 40 (a serialization failure or deadlock) and 57014 (statement timeout). Any other error
+ * still destroys the client: a prepared statement that went stale after a schema change ("cached plan must
+ * not change result type", 0A000) or that the server no longer has (26000) fails on every later run on
+ * its connection, and a new connection prepares it afresh.
+ */
+function isDataError(error: unknown): boolean {
   const { code, severity } = error as { code?: unknown; severity?: unknown };
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && (severity === 'ERROR' || severity === 'WARNING');
+  if (typeof code !== 'string' || severity !== 'ERROR') return false;
+  return /^(22|23|40)[0-9A-Z]{3}$/.test(code) || code === '57014';
 }

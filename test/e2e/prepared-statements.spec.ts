@@ -93,3 +93,35 @@ describe.each(DATABASE_KINDS)('reads as prepared statements (%s)', (kind) => {
     );
   });
 });
+
+/**
+ * On PostgreSQL a prepared statement belongs to its connection, so a connection whose statement went stale
+ * is dropped and the next one prepares it afresh. (PGlite is one session for every client: there, change
+ * the schema with the application stopped, as `svc dev` and `svc migrate` do.)
+ */
+describe('a prepared statement gone stale after a schema change (postgres)', () => {
+  let running: RunningApp;
+  let http: ReturnType<typeof httpClient>;
+
+  beforeAll(async () => {
+    running = await startApp('postgres', (env) => crudAppModule({ ...env, DATABASE_SYNC: 'true' }));
+    http = httpClient(running.app);
+  });
+  afterAll(() => running?.close());
+
+  it('drops a connection whose prepared statement went stale after a schema change, so the next request succeeds', async () => {
+    await http().get('/projects?filter=name||$cont||stale').expect(200);
+    // The column's type changes under the prepared statement: PostgreSQL refuses to run it again on that
+    // connection ("cached plan must not change result type"), which only a new connection mends.
+    const db = running.app.get(DataSource);
+    await db.query(`ALTER TABLE "projects" ALTER COLUMN "name" TYPE varchar(200)`);
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await http().get('/projects?filter=name||$cont||stale')).status);
+      expect(statuses.filter((status) => status !== 200).length).toBeLessThanOrEqual(1);
+      expect(statuses[2]).toBe(200);
+    } finally {
+      await db.query(`ALTER TABLE "projects" ALTER COLUMN "name" TYPE text`);
+    }
+  });
+});
