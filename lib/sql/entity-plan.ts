@@ -9,6 +9,8 @@ export interface WritableColumn {
   readonly metadata: ColumnMetadata;
   /** Escaped database name. */
   readonly sql: string;
+  /** Its values are bound as they are: the driver's `preparePersistentValue` would return them unchanged. */
+  readonly passThrough: boolean;
 }
 
 /**
@@ -87,7 +89,11 @@ export class EntityPlan {
     this.visibleColumns = model.columns.filter((column) => !column.hidden);
     this.writableColumns = model.columns
       .filter((column) => column.kind === 'field' || column.kind === 'foreignKey')
-      .map((column) => ({ model: column, metadata: metadata.findColumnWithPropertyName(column.name)!, sql: this.column(column.name) }));
+      .map((column) => {
+        const meta = metadata.findColumnWithPropertyName(column.name)!;
+        const passThrough = PASS_THROUGH_TYPES.has(meta.type) && !meta.transformer && !meta.isArray;
+        return { model: column, metadata: meta, sql: this.column(column.name), passThrough };
+      });
     this.storedColumns = metadata.columns.map((column) => escape(column.databaseName));
     this.returningRecord = this.visibleColumns.map((column) => `${this.column(column.name)} AS ${escape(column.name)}`).join(', ');
     this.returning = `${this.returningRecord}, ${this.version(this.table)} AS ${escape(ROW_VERSION_ALIAS)}`;
@@ -97,7 +103,7 @@ export class EntityPlan {
 
   /** A value as the driver sends it for the column (JSON, dates...), as TypeORM would persist it. */
   persistentValue(column: WritableColumn, value: unknown): unknown {
-    if (PASS_THROUGH_TYPES.has(column.metadata.type) && !column.metadata.transformer && !column.metadata.isArray) return value;
+    if (column.passThrough) return value;
     return this.driver.preparePersistentValue(value, column.metadata);
   }
 
