@@ -4,6 +4,8 @@ import { IdentityRules } from '../scope/identity-rules';
 import { typedScopeValue } from '../scope/scope-rules';
 import type { ServiceModel } from '../schema/model';
 import { EntityPlans } from '../sql/entity-plan';
+import { SqlContext } from '../sql/sql-context';
+import { SqlExecutor } from '../sql/sql-executor';
 import { WriteExecutor } from '../sql/write.executor';
 import { SVC_MODEL } from '../svc.constants';
 import { InvalidCredentialsException } from './auth.service';
@@ -29,6 +31,7 @@ export class SvcAccountService {
     private readonly refreshTokens: SvcRefreshTokenStore,
     private readonly identity: SvcIdentityService,
     private readonly tokens: SvcTokenService,
+    private readonly executor: SqlExecutor,
   ) {
     this.rules = new IdentityRules(model);
   }
@@ -54,7 +57,15 @@ export class SvcAccountService {
     const plan = this.userPlan();
     const conditions = this.rules.rootConditions(plan.model, { auth, skipScope: false }, 'update');
     const stored = await this.storePassword(targetId, newPassword, conditions);
-    if (!stored) throw new NotFoundException(`${plan.model.name} ${targetId} not found`);
+    if (!stored) {
+      const readable = this.rules.rootConditions(plan.model, { auth, skipScope: false }, 'get');
+      if (await this.reaches(targetId, readable)) {
+        throw new ForbiddenException(
+          `${plan.model.name} ${targetId} also belongs to another organization: only the user, or an administrator of every organization the user belongs to, sets its password`,
+        );
+      }
+      throw new NotFoundException(`${plan.model.name} ${targetId} not found`);
+    }
     await this.identity.revokeUserSessions(targetId);
   }
 
@@ -85,6 +96,18 @@ export class SvcAccountService {
     if (typeof key !== 'string' && typeof key !== 'number') return false;
     const row = await this.writer.update(plan, key, { [column.name]: await hashPassword(password) }, conditions, false);
     return row !== null;
+  }
+
+  /** Whether the user `id` meets `conditions` (a user the caller may read). */
+  private async reaches(id: string, conditions: ReturnType<IdentityRules['rootConditions']>): Promise<boolean> {
+    const plan = this.userPlan();
+    const key = typedScopeValue(plan.primaryKey, id);
+    if (typeof key !== 'string' && typeof key !== 'number') return false;
+    const sql = new SqlContext(this.plans, (name) => this.executor.escape(name));
+    const root = { alias: sql.escape('u'), plan };
+    const where = [`${root.alias}.${plan.primaryKeyColumn} = ${sql.param(key)}`, ...conditions.map((condition) => condition(root, sql))];
+    const rows = await this.executor.rows(sql.statement(`SELECT 1 FROM ${plan.table} ${root.alias} WHERE ${where.join(' AND ')} LIMIT 1`));
+    return rows.length > 0;
   }
 
   private userPlan() {

@@ -1,4 +1,4 @@
-import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, NotFoundException } from '@nestjs/common';
 import type { ObjectLiteral, Repository } from 'typeorm';
 import { prepareIdentityValues } from '../auth/identity-values';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
@@ -246,6 +246,7 @@ export class CrudService<T extends ObjectLiteral> {
     const conditions = [...this.allConditions(request, 'update'), ...versioned];
     const values = await this.prepareUpdate(body, request);
     this.identity.checkWrite(this.entity, body, values, request, 'update', id);
+    await this.runtime.memberships.check(this.entity, values, request, id);
     await this.scope.prepareWrite(this.entity, values, request, 'update', replace);
     const passwordChanged = this.entity.columns.some((column) => column.field?.isPassword && typeof values[column.name] === 'string');
     await prepareIdentityValues(this.entity, this.runtime.model.auth, values);
@@ -272,6 +273,7 @@ export class CrudService<T extends ObjectLiteral> {
     this.identity.assertOperation(this.entity, request, 'create');
     const values = await this.prepareCreate(body, request);
     this.identity.checkWrite(this.entity, body, values, request, 'create');
+    await this.runtime.memberships.check(this.entity, values, request);
     await this.scope.prepareWrite(this.entity, values, request, 'create', true);
     await prepareIdentityValues(this.entity, this.runtime.model.auth, values);
     return values;
@@ -392,6 +394,10 @@ export class CrudService<T extends ObjectLiteral> {
     if (operation !== 'get' && this.preconditions.versioned(request) && (await this.exists(id, request, operation, false))) {
       return this.preconditions.failed(`${this.entity.name} ${id}`);
     }
+    // An identity row the caller sees but may not change (another user's record, an account shared with another organization).
+    if (operation !== 'get' && this.identity.kindOf(this.entity) !== null && (await this.exists(id, request, 'get', false))) {
+      return new ForbiddenException(`You cannot ${operation === 'delete' ? 'delete' : 'change'} ${this.entity.name} ${id}${this.sharedAccountHint()}`);
+    }
     return this.notFound(id);
   }
 
@@ -401,6 +407,12 @@ export class CrudService<T extends ObjectLiteral> {
     // Without soft delete no row is ever a deleted one.
     if (deleted) conditions.push((root) => rowStateSql(root, 'deleted') ?? 'FALSE');
     return this.runtime.reader.exists({ ...this.emptyQuery(), includeDeleted: deleted }, conditions);
+  }
+
+  private sharedAccountHint(): string {
+    return this.identity.kindOf(this.entity) === 'user' && this.identity.membershipLink()
+      ? ': an administrator governs only accounts whose every membership is in their organization; change or delete its membership instead'
+      : '';
   }
 
   protected notFound(id: Id): NotFoundException {

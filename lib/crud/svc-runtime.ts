@@ -9,6 +9,7 @@ import { PublishingBulkWriter } from '../events/publishing-bulk-writer';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
 import { CursorCodec } from '../query/cursor-codec';
 import type { EntityModel, ServiceModel } from '../schema/model';
+import { MembershipConsent } from '../scope/membership-consent';
 import { ScopeEnforcer } from '../scope/scope-enforcer';
 import { EntityPlans } from '../sql/entity-plan';
 import { ReadExecutor } from '../sql/read.executor';
@@ -29,6 +30,8 @@ export class SvcRuntime {
   /** With `EVENTS_URL`: writes of entities with `events` commit together with their outbox rows. */
   private readonly outbox: OutboxTransactions | null;
   private readonly bulk: BulkWrites;
+  /** Whose user a membership write may name: see `MembershipConsent`. */
+  readonly memberships: MembershipConsent;
 
   constructor(
     @Inject(SVC_MODEL) readonly model: ServiceModel,
@@ -50,6 +53,7 @@ export class SvcRuntime {
     this.entities = new Map(model.entities.map((entity) => [entity.name, entity]));
     this.outbox = eventOutbox?.active ? new OutboxTransactions(executor, plans, eventOutbox) : null;
     this.bulk = new BulkWrites(executor, plans, reader);
+    this.memberships = new MembershipConsent(model, plans, executor);
   }
 
   /** `writer` for one request's writes: each publishes its domain events once committed. */

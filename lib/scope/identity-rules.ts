@@ -11,7 +11,13 @@
  * - organizations (the table the organization field refers to) are created and deleted by
  *   administrators; which organization rows a caller reaches is its tenant scope (`scopeBy: "id"`).
  *
+ * - the user record is the account, shared by every organization the user belongs to: an
+ *   administrator changes or deletes it only when every membership of the user is in the
+ *   administrator's organization (otherwise only the membership there);
+ * - roles listed in any entity's `scopeOptions.bypassRoles` are system roles: no request grants them.
+ *
  * Only system work (`skipScope`) is exempt. `bypassRoles` skip the tenant scope, never these rules.
+ * Checks that need the database (whose user a membership may name) are in `membership-consent.ts`.
  */
 import { ForbiddenException } from '@nestjs/common';
 import type { RootCondition } from '../sql/conditions';
@@ -54,8 +60,11 @@ const NONE: Sql = () => 'FALSE';
 export class IdentityRules {
   private readonly identities = new Map<string, IdentityEntity>();
   private readonly membership: MembershipLink | null = null;
+  /** Every role some entity's `scopeOptions.bypassRoles` lists. */
+  readonly systemRoles: ReadonlySet<string>;
 
   constructor(private readonly model: ServiceModel) {
+    this.systemRoles = new Set(model.entities.flatMap((entity) => entity.scope?.bypassRoles ?? []));
     const auth = model.auth;
     if (!auth) return;
     const entities = new Map(model.entities.map((entity) => [entity.name, entity]));
@@ -85,6 +94,19 @@ export class IdentityRules {
   /** Columns of `entity` only an administrator writes; empty for other entities. */
   authorityColumns(entity: EntityModel): readonly ColumnModel[] {
     return this.identities.get(entity.name)?.authority ?? [];
+  }
+
+  /** The membership entity with its user and organization columns; null without memberships scoped by organization. */
+  membershipLink(): { entity: EntityModel; user: ColumnModel; organization: ColumnModel } | null {
+    const link = this.membership;
+    if (!link) return null;
+    const entity = this.identities.get(link.entity)!.model;
+    return { entity, user: column(entity, link.userKey)!, organization: column(entity, link.organization)! };
+  }
+
+  /** The caller's organization as a value of `column`; null without one. */
+  callerOrganization(auth: AuthContext, column: ColumnModel): TypedScalar | null {
+    return this.organizationOf(auth, column);
   }
 
   /** Whether the caller holds one of `auth.adminRoles`. */
@@ -143,6 +165,7 @@ export class IdentityRules {
     const identity = this.identities.get(entity.name);
     if (!identity || identity.kind === 'organization' || request.skipScope || !request.auth) return;
     const auth = request.auth;
+    this.refuseSystemRoles(identity, body, values);
     const given = identity.authority.filter((column) => (body as Record<string, unknown>)[column.name] !== undefined);
     if (!this.isAdmin(auth)) {
       if (given.length > 0) throw authorityRefused(entity, given[0]);
@@ -165,6 +188,31 @@ export class IdentityRules {
     }
   }
 
+  /** The column of `entity` holding roles (`roles` or `role`), when it is a user or membership entity. */
+  rolesColumn(entity: EntityModel): ColumnModel | undefined {
+    const kind = this.kindOf(entity);
+    return kind === 'user' || kind === 'membership' ? rolesColumn(entity) : undefined;
+  }
+
+  /** 403 when `roles` (one role or a list) names a system role: those come only from the CLI or system code. */
+  assertNoSystemRole(roles: unknown, what: string): void {
+    const named = (Array.isArray(roles) ? roles : [roles]).find((role) => typeof role === 'string' && this.systemRoles.has(role));
+    if (named === undefined) return;
+    throw new ForbiddenException(
+      `${what}: "${String(named)}" is a system role (scopeOptions.bypassRoles) and is never granted over HTTP; ` +
+        'give it with svc users create --role, or from code running with the system context',
+    );
+  }
+
+  /** The role field of a user or membership write must not name a bypass role, in the body or in the hook's values. */
+  private refuseSystemRoles(identity: IdentityEntity, body: object, values: Record<string, unknown>): void {
+    const roles = rolesColumn(identity.model);
+    if (!roles) return;
+    const what = `${identity.model.name}.${roles.name}`;
+    this.assertNoSystemRole((body as Record<string, unknown>)[roles.name], what);
+    this.assertNoSystemRole(values[roles.name], what);
+  }
+
   /** Which rows of an identity entity the caller reaches for `operation`. */
   private rowsSql(identity: IdentityEntity, auth: AuthContext, operation: CrudOperation, admin: boolean): Sql {
     const self = this.selfSql(identity, auth);
@@ -174,9 +222,33 @@ export class IdentityRules {
     if (reading || admin) {
       // No organization in the model at all: an administrator reaches every row, anyone else their own.
       if (organization === undefined) return admin ? () => 'TRUE' : self;
+      const account = reading ? undefined : this.onlyHereSql(identity, auth);
+      if (account) return (root, sql) => `(${self(root, sql)} OR (${organization(root, sql)} AND ${account(root, sql)}))`;
       return (root, sql) => `(${organization(root, sql)} OR ${self(root, sql)})`;
     }
     return self;
+  }
+
+  /**
+   * For a write of another user's account by an administrator, with memberships: the user has no
+   * membership outside the caller's organization. The account is shared by every organization it
+   * belongs to, so one organization's administrator does not govern it alone.
+   */
+  private onlyHereSql(identity: IdentityEntity, auth: AuthContext): Sql | undefined {
+    const link = this.membership;
+    if (identity.kind !== 'user' || !link) return undefined;
+    const linkModel = this.model.entities.find((entity) => entity.name === link.entity)!;
+    const organizationColumn = linkModel.columns.find((column) => column.name === link.organization)!;
+    const value = this.organizationOf(auth, organizationColumn);
+    if (value === null) return NONE;
+    return (root, sql) => {
+      const plan = sql.plans.get(link.entity);
+      const alias = sql.alias('m');
+      return (
+        `NOT EXISTS (SELECT 1 FROM ${plan.table} ${alias} WHERE ${alias}.${plan.column(link.userKey)} = ` +
+        `${root.alias}.${root.plan.primaryKeyColumn} AND ${alias}.${plan.column(link.organization)} <> ${sql.param(value)})`
+      );
+    };
   }
 
   /** Rows that belong to the caller (their user row, their memberships, their sessions). */

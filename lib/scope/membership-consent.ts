@@ -1,0 +1,108 @@
+import { ConflictException, ForbiddenException } from '@nestjs/common';
+import type { AuthContext } from '../interfaces/auth-context.interface';
+import type { TypedScalar } from '../query/query.types';
+import type { EntityModel, ServiceModel } from '../schema/model';
+import type { EntityPlans } from '../sql/entity-plan';
+import { liveRowSql, possibleKey } from '../sql/predicates';
+import { SqlContext } from '../sql/sql-context';
+import type { SqlExecutor } from '../sql/sql-executor';
+import { IdentityRules } from './identity-rules';
+import { typedScopeValue } from './scope-rules';
+
+interface ConsentRequest {
+  readonly auth: AuthContext | null;
+  readonly skipScope: boolean;
+}
+
+/**
+ * Joining an organization takes the user's consent. An administrator's write that names the user of
+ * a membership (create, or a change of its user field) may name only an account that belongs to no
+ * organization yet (one the administrator just created); anyone else joins by accepting an
+ * invitation. The answer for another organization's user and for an id that does not exist is the
+ * same 403, so the route does not tell which ids exist. A user who already has a membership in the
+ * organization answers 409. System work (`skipScope`) is exempt.
+ */
+export class MembershipConsent {
+  private readonly rules: IdentityRules;
+
+  constructor(
+    model: ServiceModel,
+    private readonly plans: EntityPlans,
+    private readonly executor: SqlExecutor,
+  ) {
+    this.rules = new IdentityRules(model);
+  }
+
+  /**
+   * Checks the membership user `values` names, for a create, or for an update of the row `id` (a
+   * value equal to the row's current user is no change and passes).
+   */
+  async check(entity: EntityModel, values: Record<string, unknown>, request: ConsentRequest, id?: string | number): Promise<void> {
+    const link = this.rules.membershipLink();
+    if (!link || link.entity.name !== entity.name || request.skipScope || !request.auth) return;
+    const given = values[link.user.name];
+    if (given === undefined) return;
+    const organizationGiven = values[link.organization.name];
+    const organization =
+      organizationGiven === undefined || organizationGiven === null
+        ? this.rules.callerOrganization(request.auth, link.organization)
+        : typedScopeValue(link.organization, organizationGiven);
+    const user = typeof given === 'string' || typeof given === 'number' ? possibleKey(link.user, String(given)) : null;
+    if (user === null || organization === null) throw notYours(entity);
+    if (id !== undefined && (await this.currentUser(entity, id)) === user) return;
+    const { here, elsewhere, exists } = await this.membershipsOf(entity, user, organization);
+    if (here) throw new ConflictException(`This user already has a ${entity.name} in the organization`);
+    if (!exists || elsewhere) throw notYours(entity);
+  }
+
+  private async currentUser(entity: EntityModel, id: string | number): Promise<TypedScalar | null> {
+    const link = this.rules.membershipLink()!;
+    const plan = this.plans.get(entity.name);
+    const sql = this.context();
+    const [row] = await this.executor.rows(
+      sql.statement(`SELECT ${plan.column(link.user.name)} FROM ${plan.table} WHERE ${plan.primaryKeyColumn} = ${sql.param(id)}`),
+    );
+    return row === undefined ? null : typedScopeValue(link.user, row[0]);
+  }
+
+  /** Whether the user exists, and has live memberships in `organization` and in any other. */
+  private async membershipsOf(
+    entity: EntityModel,
+    user: string | number,
+    organization: TypedScalar,
+  ): Promise<{ here: boolean; elsewhere: boolean; exists: boolean }> {
+    const link = this.rules.membershipLink()!;
+    const memberships = this.plans.get(entity.name);
+    const users = this.plans.get(this.userEntity(entity));
+    const sql = this.context();
+    const m = sql.escape('m');
+    const u = sql.escape('u');
+    const userParam = sql.param(user);
+    const organizationParam = sql.param(organization);
+    const live = liveRowSql({ alias: m, plan: memberships });
+    const userLive = liveRowSql({ alias: u, plan: users });
+    const membershipsWhere = `${m}.${memberships.column(link.user.name)} = ${userParam}${live === null ? '' : ` AND ${live}`}`;
+    const text =
+      `SELECT EXISTS (SELECT 1 FROM ${memberships.table} ${m} WHERE ${membershipsWhere} AND ${m}.${memberships.column(link.organization.name)} = ${organizationParam}), ` +
+      `EXISTS (SELECT 1 FROM ${memberships.table} ${m} WHERE ${membershipsWhere} AND ${m}.${memberships.column(link.organization.name)} <> ${organizationParam}), ` +
+      `EXISTS (SELECT 1 FROM ${users.table} ${u} WHERE ${u}.${users.primaryKeyColumn} = ${userParam}${userLive === null ? '' : ` AND ${userLive}`})`;
+    const [row] = await this.executor.rows(sql.statement(text));
+    return { here: row[0] === true, elsewhere: row[1] === true, exists: row[2] === true };
+  }
+
+  private userEntity(membership: EntityModel): string {
+    const link = this.rules.membershipLink()!;
+    return membership.relations.find((relation) => relation.kind === 'many-to-one' && relation.foreignKey === link.user.name)!.target;
+  }
+
+  private context(): SqlContext {
+    return new SqlContext(this.plans, (name) => this.executor.escape(name));
+  }
+}
+
+function notYours(entity: EntityModel): ForbiddenException {
+  return new ForbiddenException(
+    `${entity.name}: the user must be a new account with no organization yet; ` +
+      'add an existing user by invitation (POST /api/auth/invitations), which the user accepts',
+  );
+}
