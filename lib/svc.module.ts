@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SvcAccountController } from './auth/account.controller';
 import { SvcAuthController } from './auth/auth.controller';
+import { SvcInvitationController } from './auth/invitation.controller';
 import { svcDataSourceFactory } from './database/typeorm-options';
 import { HealthModule } from './health/health.module';
 import { SvcIdempotencyCleanup } from './idempotency/idempotency-cleanup';
@@ -75,7 +76,7 @@ export class SvcModule extends ConfigurableModuleClass {
         HealthModule,
         operations,
       ],
-      controllers: authRoutes ? [SvcAuthController, SvcAccountController] : [],
+      controllers: authRoutes ? [SvcAuthController, SvcAccountController, SvcInvitationController] : [],
       providers: [...runtimeProviders, ...authProviders, SvcIdempotencyStore, SvcIdempotencyCleanup],
       exports: [optionsModule, operations, ...runtimeExports, ...authExports, SvcIdempotencyStore],
     };

@@ -10,6 +10,9 @@ import { runtimeEntities } from './runtime-entities';
 import { SvcAuthGuard } from './auth/auth.guard';
 import { SvcAuthService } from './auth/auth.service';
 import { SvcIdentityService } from './auth/identity.service';
+import { SvcInvitationService } from './auth/invitation.service';
+import { SvcInvitationStore } from './auth/invitation.store';
+import { SvcOptionalAuthGuard } from './auth/optional-auth.guard';
 import { SvcJwtAuthenticator } from './auth/jwt-authenticator';
 import { SvcRefreshTokenStore } from './auth/refresh-token.store';
 import { InMemoryLoginThrottleStore, SVC_LOGIN_THROTTLE_STORE } from './auth/login-throttle.store';
@@ -154,7 +157,10 @@ export const authProviders: Provider[] = [
   SvcJwtAuthenticator,
   SvcAuthService,
   SvcAccountService,
+  SvcInvitationStore,
+  SvcInvitationService,
   SvcAuthGuard,
+  SvcOptionalAuthGuard,
   ScopeGuard,
 ];
 

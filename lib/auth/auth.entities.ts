@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { SvcInvitation } from './invitation.entity';
 
 /**
  * A service API key. Only the SHA-256 of the whole key is stored; `prefix` keeps the first
@@ -71,8 +72,12 @@ export class SvcRefreshToken {
   created_at!: Date;
 }
 
-/** The internal tables a service with `auth` needs: API keys always, refresh state when users log in. */
-export function authEntities(auth: { readonly userEntity: string | null } | null): Function[] {
+/**
+ * The internal tables a service with `auth` needs: API keys always, refresh state when users log in,
+ * invitations when users join organizations through memberships (`accountUserEntity`).
+ */
+export function authEntities(auth: { readonly userEntity: string | null; readonly accountUserEntity?: string | null } | null): Function[] {
   if (!auth) return [];
-  return auth.userEntity ? [SvcApiKey, SvcRefreshToken] : [SvcApiKey];
+  if (!auth.userEntity) return [SvcApiKey];
+  return auth.accountUserEntity ? [SvcApiKey, SvcRefreshToken, SvcInvitation] : [SvcApiKey, SvcRefreshToken];
 }

@@ -167,6 +167,8 @@ export interface AuthModel {
   readonly accessTokenTtl: number;
   /** Refresh token lifetime in seconds, default 1209600 (14 days). */
   readonly refreshTokenTtl: number;
+  /** Invitation lifetime in seconds (`POST /api/auth/invitations`), default 604800 (7 days). */
+  readonly invitationTtl: number;
   /** Throttling of failed logins, always on. */
   readonly loginThrottle: LoginThrottleModel;
 }

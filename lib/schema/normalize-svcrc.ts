@@ -34,6 +34,7 @@ export const SVCRC_DEFAULTS = {
     apiKeyPrefix: 'svc',
     accessTokenTtl: 900,
     refreshTokenTtl: 1_209_600,
+    invitationTtl: 604_800,
     loginThrottle: { maxFailuresPerAccount: 10, maxFailuresPerIp: 100, windowSeconds: 900 },
   },
   pagination: { defaultLimit: 25, maxLimit: 1000, alwaysPaginate: false, count: 'exact' as CountMode, estimatedCountThreshold: 10_000 },
@@ -173,6 +174,7 @@ function normalizeAuth(raw: RawAuth | undefined): AuthModel | null {
     apiKeyPrefix: raw.apiKeyPrefix ?? defaults.apiKeyPrefix,
     accessTokenTtl: raw.accessTokenTtl ?? defaults.accessTokenTtl,
     refreshTokenTtl: raw.refreshTokenTtl ?? defaults.refreshTokenTtl,
+    invitationTtl: raw.invitationTtl ?? defaults.invitationTtl,
     loginThrottle: {
       maxFailuresPerAccount: raw.loginThrottle?.maxFailuresPerAccount ?? defaults.loginThrottle.maxFailuresPerAccount,
       maxFailuresPerIp: raw.loginThrottle?.maxFailuresPerIp ?? defaults.loginThrottle.maxFailuresPerIp,

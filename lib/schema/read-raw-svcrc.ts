@@ -169,6 +169,7 @@ function readAuth(value: unknown): RawAuth | undefined {
     apiKeyPrefix: string(raw.apiKeyPrefix),
     accessTokenTtl: integer(raw.accessTokenTtl, 1),
     refreshTokenTtl: integer(raw.refreshTokenTtl, 1),
+    invitationTtl: integer(raw.invitationTtl, 60, 31_536_000),
     loginThrottle: loginThrottle && {
       maxFailuresPerAccount: integer(loginThrottle.maxFailuresPerAccount, 1, 1_000_000),
       maxFailuresPerIp: integer(loginThrottle.maxFailuresPerIp, 1, 1_000_000),

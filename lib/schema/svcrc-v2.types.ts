@@ -70,6 +70,7 @@ export interface SvcrcV2 {
     readonly apiKeyPrefix?: string;
     readonly accessTokenTtl?: number;
     readonly refreshTokenTtl?: number;
+    readonly invitationTtl?: number;
     readonly loginThrottle?: {
       readonly maxFailuresPerAccount?: number;
       readonly maxFailuresPerIp?: number;

@@ -135,16 +135,16 @@ describe.each(DATABASE_KINDS)('identity attacks on the documented auth setup (%s
       await refusedWithoutChange(403, () => http().put(`/users/${mallory.id}`).set(headers).send({ password: 'new-password-1' }));
       await refusedWithoutChange(403, () => http().put(`/users/${alice.id}`).set(headers).send({ email: 'mine@example.com' }));
       const before = await snapshot();
-      const res = await http().put(`/users/${alice.id}`).set(await as(alice)).send({ role: 'auditor' }).expect(200);
-      expect(res.body).toMatchObject({ id: alice.id, email: alice.email, role: 'auditor', active: true });
+      const res = await http().put(`/users/${mallory.id}`).set(await as(alice)).send({ active: false }).expect(200);
+      expect(res.body).toMatchObject({ id: mallory.id, email: mallory.email, role: 'member', active: false });
       expect(res.body).not.toHaveProperty('password');
       const after = await snapshot();
-      expect(after.users.find((user: { id: number }) => user.id === alice.id)).toEqual({
-        ...before.users.find((user: { id: number }) => user.id === alice.id),
-        role: 'auditor',
+      expect(after.users.find((user: { id: number }) => user.id === mallory.id)).toEqual({
+        ...before.users.find((user: { id: number }) => user.id === mallory.id),
+        active: false,
       });
-      expect((await login(alice)).status).toBe(200);
-      await http().put(`/users/${alice.id}`).set(await as(alice)).send({ role: 'member' }).expect(200);
+      await http().put(`/users/${mallory.id}`).set(await as(alice)).send({ active: true }).expect(200);
+      expect((await login(mallory)).status).toBe(200);
     });
 
     it('refuses create and delete of users to non-administrators', async () => {
@@ -193,11 +193,13 @@ describe.each(DATABASE_KINDS)('identity attacks on the documented auth setup (%s
   });
 
   describe('administrators (auth.adminRoles)', () => {
-    it('change roles inside their organization, never outside it', async () => {
+    it('change roles inside their organization, never outside it, and never to a bypass role', async () => {
       const headers = await as(alice);
       const victim = await createMember(headers, 'victim');
-      await http().patch(`/users/${victim.id}`).set(headers).send({ role: 'auditor' }).expect(200);
-      await refusedWithoutChange(404, () => http().patch(`/users/${bob.id}`).set(headers).send({ role: 'auditor' }));
+      await http().patch(`/users/${victim.id}`).set(headers).send({ role: 'member' }).expect(200);
+      // A bypass role is a system role: never granted over HTTP, not even inside the organization.
+      await refusedWithoutChange(403, () => http().patch(`/users/${victim.id}`).set(headers).send({ role: 'auditor' }));
+      await refusedWithoutChange(404, () => http().patch(`/users/${bob.id}`).set(headers).send({ role: 'member' }));
       await refusedWithoutChange(403, () => http().post('/memberships').set(headers).send({ userId: victim.id, organizationId: orgB }));
       await refusedWithoutChange(403, () => http().patch(`/memberships/${memberships.bob}`).set(headers).send({ role: 'member' }));
     });
@@ -220,7 +222,8 @@ describe.each(DATABASE_KINDS)('identity attacks on the documented auth setup (%s
     it('see a bypass role on projects, but identities stay in their organization', async () => {
       const admin = await as(alice);
       const auditor = await createMember(admin, 'auditor');
-      await http().patch(`/users/${auditor.id}`).set(admin).send({ role: 'auditor' }).expect(200);
+      // System work grants the bypass role (as svc users create --role does).
+      await running.app.get(UserService).updateOne(auditor.id, { role: 'auditor' }, createCrudRequest('', { auth: SYSTEM, skipScope: true }));
       const headers = await as(auditor);
       const projects = await http().get('/projects').set(headers).expect(200);
       expect(projects.body.map((row: { id: number }) => row.id)).toContain(projectB);

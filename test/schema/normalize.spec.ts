@@ -237,6 +237,7 @@ describe('normalizing the full fixture', () => {
       apiKeyPrefix: 'pm',
       accessTokenTtl: 900,
       refreshTokenTtl: 1209600,
+      invitationTtl: 604800,
       // Given keys kept, the missing one defaulted.
       loginThrottle: { maxFailuresPerAccount: 5, maxFailuresPerIp: 100, windowSeconds: 600 },
     });
@@ -369,6 +370,7 @@ describe('defaults', () => {
       apiKeyPrefix: 'svc',
       accessTokenTtl: 900,
       refreshTokenTtl: 1209600,
+      invitationTtl: 604800,
       loginThrottle: { maxFailuresPerAccount: 10, maxFailuresPerIp: 100, windowSeconds: 900 },
     });
   });
