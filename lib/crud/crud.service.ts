@@ -17,6 +17,7 @@ import { TOTAL_COUNT_HEADER } from '../query/total-count-header';
 import { NEXT_CURSOR_HEADER } from '../query/next-cursor-header';
 import { continueAfterCursor, nextCursor } from './list-cursor';
 import { RecordPreconditions } from './record-preconditions';
+import { AuthorityChanges } from './authority-changes';
 import type { FilterChange, FilterMatch } from '../sql/filter-write.statement';
 import type { SqlContext } from '../sql/sql-context';
 import {
@@ -56,6 +57,7 @@ export class CrudService<T extends ObjectLiteral> {
   private readonly scope: ScopeEnforcer;
   private readonly identity: IdentityRules;
   private readonly preconditions: RecordPreconditions;
+  private readonly authority: AuthorityChanges;
 
   constructor(
     protected readonly repository: Repository<T>,
@@ -66,6 +68,7 @@ export class CrudService<T extends ObjectLiteral> {
     this.scope = runtime.scope;
     this.identity = new IdentityRules(runtime.model);
     this.preconditions = new RecordPreconditions(runtime.model.api.requireIfMatch);
+    this.authority = new AuthorityChanges(runtime.model, this.identity);
   }
 
   /**
@@ -148,8 +151,14 @@ export class CrudService<T extends ObjectLiteral> {
     const versioned = this.preconditions.conditions(request, `Deleting ${this.entity.name} ${id}`);
     this.assertPossibleId(id);
     const conditions = [...this.allConditions(request, 'delete'), ...versioned];
-    const deleted = await this.runtime.writerFor(request).delete(this.plan, id, conditions);
-    if (!deleted) throw await this.missing(id, request, 'delete');
+    const writer = this.runtime.writerFor(request);
+    if (!this.authority.tracks(this.entity)) {
+      if (!(await writer.delete(this.plan, id, conditions))) throw await this.missing(id, request, 'delete');
+      return;
+    }
+    const change = await writer.deleteTracked(this.plan, id, conditions);
+    if (!change) throw await this.missing(id, request, 'delete');
+    await this.revokeSessions(this.authority.afterDelete(this.entity, change));
   }
 
   /** `PATCH /<entities>/:id/recover`: restores a soft-deleted record (`If-Match`: the version of the deleted row). */
@@ -247,15 +256,30 @@ export class CrudService<T extends ObjectLiteral> {
     const values = await this.prepareUpdate(body, request);
     this.identity.checkWrite(this.entity, body, values, request, 'update', id);
     await this.scope.prepareWrite(this.entity, values, request, 'update', replace);
-    const passwordChanged = this.entity.columns.some((column) => column.field?.isPassword && typeof values[column.name] === 'string');
     await prepareIdentityValues(this.entity, this.runtime.model.auth, values);
+    const ownEmail = this.authority.ownEmailUnchanged(this.entity, request, id, values);
+    if (ownEmail) conditions.push(ownEmail);
     const mode = replace ? this.keptOnReplace() : false;
-    const record = await this.runtime.writerFor(request).update(this.plan, id, values, conditions, mode);
-    if (!record) throw await this.missing(id, request, 'update');
-    // A new password ends every session of the user: whoever knew the old one is logged out.
-    if (passwordChanged && this.identity.kindOf(this.entity) === 'user') await this.runtime.identity.revokeUserSessions(String(id));
+    const writer = this.runtime.writerFor(request);
+    let record: Record<string, unknown> | null;
+    if (this.authority.tracks(this.entity)) {
+      const change = await writer.updateTracked(this.plan, id, values, conditions, mode);
+      record = change?.record ?? null;
+      // Whoever held the old roles, organization, password or e-mail is logged out.
+      await this.revokeSessions(this.authority.afterUpdate(this.entity, change, values));
+    } else {
+      record = await writer.update(this.plan, id, values, conditions, mode);
+    }
+    if (!record) {
+      if (ownEmail && (await this.exists(id, request, 'update', false))) throw this.authority.ownEmailRefused();
+      throw await this.missing(id, request, 'update');
+    }
     this.preconditions.sendTag(request, record);
     return record as Partial<T>;
+  }
+
+  private async revokeSessions(userIds: readonly string[]): Promise<void> {
+    for (const userId of userIds) await this.runtime.identity.revokeUserSessions(userId);
   }
 
   /** Columns a replace keeps when the body omits them: password hashes and identity authority fields. */
