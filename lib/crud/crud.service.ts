@@ -13,9 +13,10 @@ import type { SvcRuntime } from './svc-runtime';
 import type { EntityPlan } from '../sql/entity-plan';
 import { INT4_MAX, rowStateSql } from '../sql/predicates';
 import type { RelatedCondition, RootCondition } from '../sql/conditions';
-import { TOTAL_COUNT_HEADER } from '../query/total-count-header';
+import { TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from '../query/total-count-header';
 import { NEXT_CURSOR_HEADER } from '../query/next-cursor-header';
-import { continueAfterCursor, nextCursor } from './list-cursor';
+import { continueAfterCursor, cursorBinding, nextCursor } from './list-cursor';
+import { contextValue } from '../scope/scope-rules';
 import { RecordPreconditions } from './record-preconditions';
 import { AuthorityChanges } from './authority-changes';
 import type { FilterChange, FilterMatch } from '../sql/filter-write.statement';
@@ -79,20 +80,20 @@ export class CrudService<T extends ObjectLiteral> {
    * it still serves paginated lists.
    */
   async getMany(request: CrudRequest): Promise<Page<Partial<T>> | Partial<T>[]> {
-    const query = this.validate(request.query);
+    const query = this.validate(request.query, request);
     if (query.paginated) return this.findMany(request);
-    const { data, total, after } = await this.runtime.reader.list(
+    const { data, total, totalCapped, after } = await this.runtime.reader.list(
       query,
       this.allConditions(request, 'find'),
       this.related(request, 'find'),
     );
-    this.setListHeaders(request, total, nextCursor(query, request.query, after, this.runtime.cursors));
+    this.setListHeaders(request, total, totalCapped, nextCursor(query, request.query, after, this.runtime.cursors, this.cursorBinding(request)));
     return data as Partial<T>[];
   }
 
   /** One page of records matching the query, whatever the query says about pagination: for your own code. */
   async findMany(request: CrudRequest): Promise<Page<Partial<T>>> {
-    return this.page(this.validate(request.query, true), request);
+    return this.page(this.validate(request.query, request, true), request);
   }
 
   /** `GET /<entities>/:id`, with the record's `ETag` (`If-None-Match` is answered by `@CrudOperation('get')`). */
@@ -106,7 +107,7 @@ export class CrudService<T extends ObjectLiteral> {
       offset: null,
       count: null,
       cursor: null,
-    });
+    }, request);
     this.assertPossibleId(id);
     const conditions = [this.idCondition(id), ...this.allConditions(request, 'get')];
     const record = await this.runtime.reader.one(query, conditions, this.related(request, 'get'));
@@ -321,7 +322,7 @@ export class CrudService<T extends ObjectLiteral> {
       `a by-filter write changes every matching ${this.entity.name}`,
       `${operation === 'update' ? 'PATCH' : 'DELETE'} /${this.entity.route}/:id`,
     );
-    const query = this.validate({ ...request.query, includeDeleted: false });
+    const query = this.validate({ ...request.query, includeDeleted: false }, request);
     assertFiltered(query, this.entity);
     return { query, conditions: this.allConditions(request, operation), related: this.related(request, 'find') };
   }
@@ -360,17 +361,18 @@ export class CrudService<T extends ObjectLiteral> {
   }
 
   private async page(query: ValidatedQuery, request: CrudRequest): Promise<Page<Partial<T>>> {
-    const { data, total, after } = await this.runtime.reader.list(
+    const { data, total, totalCapped, after } = await this.runtime.reader.list(
       query,
       this.allConditions(request, 'find'),
       this.related(request, 'find'),
     );
-    const next = nextCursor(query, request.query, after, this.runtime.cursors);
-    this.setListHeaders(request, total, next);
+    const next = nextCursor(query, request.query, after, this.runtime.cursors, this.cursorBinding(request));
+    this.setListHeaders(request, total, totalCapped, next);
     return {
       data: data as Partial<T>[],
       count: data.length,
       total,
+      ...(totalCapped ? { totalCapped: true as const } : {}),
       // A cursor page has no number: it starts after a row, not at an offset.
       page: query.after ? null : query.page,
       pageCount: total === null ? null : Math.ceil(total / query.limit),
@@ -378,13 +380,23 @@ export class CrudService<T extends ObjectLiteral> {
     };
   }
 
-  /** `X-Total-Count` unless the count was skipped (`count=none`), `X-Next-Cursor` when more rows follow. */
-  private setListHeaders(request: CrudRequest, total: number | null, next: string | null): void {
+  /**
+   * `X-Total-Count` unless the count was skipped (`count=none`), with `X-Total-Count-Capped: true` when it
+   * is a capped count; `X-Next-Cursor` when more rows follow.
+   */
+  private setListHeaders(request: CrudRequest, total: number | null, capped: boolean, next: string | null): void {
     if (total !== null) request.setHeader?.(TOTAL_COUNT_HEADER, String(total));
+    if (total !== null && capped) request.setHeader?.(TOTAL_COUNT_CAPPED_HEADER, 'true');
     if (next !== null) request.setHeader?.(NEXT_CURSOR_HEADER, next);
   }
 
-  private validate(query: ParsedQuery, alwaysPaginate = false): ValidatedQuery {
+  /** A cursor opens only on lists of this entity for the caller's organization. */
+  private cursorBinding(request: CrudRequest | null): string {
+    const field = this.runtime.model.auth?.organizationField ?? 'organizationId';
+    return cursorBinding(this.entity.name, contextValue(request?.auth ?? null, field));
+  }
+
+  private validate(query: ParsedQuery, request: CrudRequest | null, alwaysPaginate = false): ValidatedQuery {
     const { pagination } = this.runtime.model.api;
     const validated = validateQuery(
       query,
@@ -392,7 +404,7 @@ export class CrudService<T extends ObjectLiteral> {
       this.runtime.entities,
       alwaysPaginate ? { ...pagination, alwaysPaginate } : pagination,
     );
-    return continueAfterCursor(validated, query, this.runtime.cursors);
+    return continueAfterCursor(validated, query, this.runtime.cursors, this.cursorBinding(request));
   }
 
   private idCondition(id: Id): RootCondition {
@@ -433,6 +445,6 @@ export class CrudService<T extends ObjectLiteral> {
 
   /** A query with no filters, for existence checks. */
   protected emptyQuery(): ValidatedQuery {
-    return this.validate(EMPTY_QUERY);
+    return this.validate(EMPTY_QUERY, null);
   }
 }
