@@ -80,7 +80,10 @@ export class AuthorityChanges {
   private owners(entity: EntityModel, rows: readonly Row[]): string[] {
     const owner = this.ownerColumn(entity);
     if (!owner) return [];
-    const ids = rows.map((row) => row[owner.name]).filter((id) => id !== null && id !== undefined).map(String);
+    const ids = rows
+      .map((row) => row[owner.name])
+      .filter((id) => id !== null && id !== undefined)
+      .map(String);
     return [...new Set(ids)];
   }
 

@@ -87,7 +87,12 @@ export class CrudService<T extends ObjectLiteral> {
       this.allConditions(request, 'find'),
       this.related(request, 'find'),
     );
-    this.setListHeaders(request, total, totalCapped, nextCursor(query, request.query, after, this.runtime.cursors, this.cursorBinding(request)));
+    this.setListHeaders(
+      request,
+      total,
+      totalCapped,
+      nextCursor(query, request.query, after, this.runtime.cursors, this.cursorBinding(request)),
+    );
     return data as Partial<T>[];
   }
 
@@ -98,16 +103,19 @@ export class CrudService<T extends ObjectLiteral> {
 
   /** `GET /<entities>/:id`, with the record's `ETag` (`If-None-Match` is answered by `@CrudOperation('get')`). */
   async findOne(id: Id, request: CrudRequest): Promise<Partial<T>> {
-    const query = this.validate({
-      ...request.query,
-      where: null,
-      sort: [],
-      limit: null,
-      page: null,
-      offset: null,
-      count: null,
-      cursor: null,
-    }, request);
+    const query = this.validate(
+      {
+        ...request.query,
+        where: null,
+        sort: [],
+        limit: null,
+        page: null,
+        offset: null,
+        count: null,
+        cursor: null,
+      },
+      request,
+    );
     this.assertPossibleId(id);
     const conditions = [this.idCondition(id), ...this.allConditions(request, 'get')];
     const record = await this.runtime.reader.one(query, conditions, this.related(request, 'get'));

@@ -79,12 +79,7 @@ function associatedData(binding: string): Buffer {
 function isContent(value: unknown): value is { s: string; w: string; a: (string | null)[] } {
   if (typeof value !== 'object' || value === null) return false;
   const { s, w, a } = value as Record<string, unknown>;
-  return (
-    typeof s === 'string' &&
-    typeof w === 'string' &&
-    Array.isArray(a) &&
-    a.every((item) => item === null || typeof item === 'string')
-  );
+  return typeof s === 'string' && typeof w === 'string' && Array.isArray(a) && a.every((item) => item === null || typeof item === 'string');
 }
 
 /**

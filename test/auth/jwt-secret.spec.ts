@@ -24,7 +24,9 @@ describe('resolveJwtSecret', () => {
   it('warns about a long but guessable secret, saying how to make one', () => {
     const { logger, warn } = quietLogger();
     resolveJwtSecret({ JWT_SECRET: 'a'.repeat(32) }, auth, logger);
-    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/about 0 bits of entropy.*less than 128.*openssl rand -base64 48.*randomBytes\(48\)/));
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringMatching(/about 0 bits of entropy.*less than 128.*openssl rand -base64 48.*randomBytes\(48\)/),
+    );
   });
 
   it('warns about a short secret', () => {

@@ -86,11 +86,18 @@ describe.each(DATABASE_KINDS)('authority changes revoke sessions at once (%s)', 
     const victim = await person('member');
     const old = await login(demoted);
     await http().patch(`/memberships/${demoted.membership}`).set(bearer(other.accessToken)).send({ role: 'member' }).expect(200);
-    const reset = await http().post(`/api/auth/users/${victim.id}/password`).set(bearer(old.accessToken)).send({ newPassword: 'taken-over-1' });
+    const reset = await http()
+      .post(`/api/auth/users/${victim.id}/password`)
+      .set(bearer(old.accessToken))
+      .send({ newPassword: 'taken-over-1' });
     expect(reset.status).toBe(401);
     expect(await refreshStatus(old)).toBe(401);
     const fresh = await login(demoted);
-    await http().post(`/api/auth/users/${victim.id}/password`).set(bearer(fresh.accessToken)).send({ newPassword: 'taken-over-1' }).expect(403);
+    await http()
+      .post(`/api/auth/users/${victim.id}/password`)
+      .set(bearer(fresh.accessToken))
+      .send({ newPassword: 'taken-over-1' })
+      .expect(403);
     await login(victim);
   });
 
@@ -98,7 +105,11 @@ describe.each(DATABASE_KINDS)('authority changes revoke sessions at once (%s)', 
     const owner = await login(await person('owner'));
     const auditor = await person('member', 'auditor');
     let tokens = await login(auditor);
-    await http().put(`/users/${auditor.id}`).set(bearer(owner.accessToken)).send({ email: auditor.email, role: 'auditor', active: true }).expect(200);
+    await http()
+      .put(`/users/${auditor.id}`)
+      .set(bearer(owner.accessToken))
+      .send({ email: auditor.email, role: 'auditor', active: true })
+      .expect(200);
     expect(await projectsStatus(tokens)).toBe(200);
     await http().patch(`/users/${auditor.id}`).set(bearer(owner.accessToken)).send({ role: 'member' }).expect(200);
     expect(await projectsStatus(tokens)).toBe(401);
@@ -133,7 +144,11 @@ describe.each(DATABASE_KINDS)('authority changes revoke sessions at once (%s)', 
     const owner = await login(await person('owner'));
     const member = await person('member');
     const tokens = await login(member);
-    await http().post(`/api/auth/users/${member.id}/password`).set(bearer(owner.accessToken)).send({ newPassword: 'reset-password-1' }).expect(204);
+    await http()
+      .post(`/api/auth/users/${member.id}/password`)
+      .set(bearer(owner.accessToken))
+      .send({ newPassword: 'reset-password-1' })
+      .expect(204);
     expect(await projectsStatus(tokens)).toBe(401);
   });
 

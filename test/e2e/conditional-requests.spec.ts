@@ -75,12 +75,21 @@ describe.each(DATABASE_KINDS)('ETag, If-Match and If-None-Match (%s)', (kind) =>
     const owner = `Bearer ${jwt.sign({ sub: '1', organizationId: orgA, roles: ['owner'] }, IDENTITY_JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 })}`;
     const before = (await http().get(`/users/${target}`).set('Authorization', member).expect(200)).headers.etag;
     expect(before).toMatch(STRONG_TAG);
-    await http().post(`/api/auth/users/${target}/password`).set('Authorization', owner).send({ newPassword: 'a-new-password-1' }).expect(204);
+    await http()
+      .post(`/api/auth/users/${target}/password`)
+      .set('Authorization', owner)
+      .send({ newPassword: 'a-new-password-1' })
+      .expect(204);
     expect((await db.query('SELECT password FROM users WHERE id = $1', [target]))[0].password).not.toBe('not-a-hash');
     expect((await http().get(`/users/${target}`).set('Authorization', member).expect(200)).headers.etag).toBe(before);
     await http().get(`/users/${target}`).set('Authorization', member).set('If-None-Match', before).expect(304);
     // The tag still guards writes, in the write's own statement.
-    const patched = await http().patch(`/users/${target}`).set('Authorization', owner).set('If-Match', before).send({ active: false }).expect(200);
+    const patched = await http()
+      .patch(`/users/${target}`)
+      .set('Authorization', owner)
+      .set('If-Match', before)
+      .send({ active: false })
+      .expect(200);
     expect(patched.headers.etag).not.toBe(before);
     await http().patch(`/users/${target}`).set('Authorization', owner).set('If-Match', before).send({ active: true }).expect(412);
   });

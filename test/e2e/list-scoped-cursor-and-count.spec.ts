@@ -38,7 +38,9 @@ describe.each(DATABASE_KINDS)('cursors and estimated counts of a scoped entity (
       expect(typeof cursor).toBe('string');
     });
     const next = (route: string, headers: Record<string, string>) =>
-      http().get(`${route}?limit=1&count=none&cursor=${encodeURIComponent(cursor)}`).set(headers);
+      http()
+        .get(`${route}?limit=1&count=none&cursor=${encodeURIComponent(cursor)}`)
+        .set(headers);
 
     it('the same list in the same organization continues, whoever of it asks', async () => {
       expect((await next('/projects', w.as.alice)).status).toBe(200);

@@ -46,7 +46,9 @@ function getOnce(port: number, path: string): Promise<{ status?: number; body?: 
 describe('productionConfigProblems', () => {
   it('names every unfit setting, and none for a fit environment', () => {
     // Secrets made as the docs say: openssl rand -base64 48, or node's crypto.
-    expect(productionConfigProblems({ DATABASE_URL: UNUSED_URL, JWT_SECRET: randomBytes(48).toString('base64') }, { auth: AUTH })).toEqual([]);
+    expect(productionConfigProblems({ DATABASE_URL: UNUSED_URL, JWT_SECRET: randomBytes(48).toString('base64') }, { auth: AUTH })).toEqual(
+      [],
+    );
     expect(productionConfigProblems({ DATABASE_URL: UNUSED_URL, JWT_SECRET: randomBytes(32).toString('hex') }, { auth: AUTH })).toEqual([]);
     expect(productionConfigProblems({ DATABASE_URL: UNUSED_URL }, { auth: null })).toEqual([]);
     // Long enough, but guessable: under 128 bits of estimated entropy.

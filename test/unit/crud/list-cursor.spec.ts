@@ -35,7 +35,9 @@ describe('continueAfterCursor', () => {
     const cursor = nextCursor(first.query, first.parsed, ['Apollo', '3'], codec, BINDING)!;
     const next = list(`sort=name,ASC&cursor=${encodeURIComponent(cursor)}`);
     for (const other of [cursorBinding('Project', 2), cursorBinding('Task', 1), cursorBinding('Project', null)]) {
-      expect(() => continueAfterCursor(next.query, next.parsed, codec, other)).toThrow('cursor: is not a cursor this API made for this list');
+      expect(() => continueAfterCursor(next.query, next.parsed, codec, other)).toThrow(
+        'cursor: is not a cursor this API made for this list',
+      );
     }
     // Opaque: neither the values nor the sort can be read from it.
     const decoded = Buffer.from(cursor, 'base64url').toString('latin1');
