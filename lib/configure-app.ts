@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { NEXT_CURSOR_HEADER } from './query/next-cursor-header';
-import { TOTAL_COUNT_HEADER } from './query/total-count-header';
+import { TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from './query/total-count-header';
 import { ETAG_HEADER } from './preconditions/entity-tag';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency/idempotency.interceptor';
 import { useJsonBodyParser } from './http/json-body';
@@ -37,7 +37,14 @@ export function configureSvcApp(app: INestApplication, options: ConfigureAppOpti
       origin: [...model.api.cors.origin],
       credentials: model.api.cors.credentials,
       // Browsers hide response headers from scripts unless listed here (Retry-After is not CORS-safelisted).
-      exposedHeaders: [TOTAL_COUNT_HEADER, NEXT_CURSOR_HEADER, ETAG_HEADER, IDEMPOTENT_REPLAYED_HEADER, 'Retry-After'],
+      exposedHeaders: [
+        TOTAL_COUNT_HEADER,
+        TOTAL_COUNT_CAPPED_HEADER,
+        NEXT_CURSOR_HEADER,
+        ETAG_HEADER,
+        IDEMPOTENT_REPLAYED_HEADER,
+        'Retry-After',
+      ],
     });
   }
   // After CORS, so an allowed origin can read the 415; before any body parser.

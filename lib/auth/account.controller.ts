@@ -6,7 +6,7 @@ import type { SvcModuleOptions } from '../interfaces/svc-module-options.interfac
 import { isProduction } from '../node-env';
 import { MODULE_OPTIONS_TOKEN } from '../svc.module-definition';
 import { ApiErrorResponses } from '../swagger/api-crud.decorators';
-import { ChangePasswordDto, LogoutDto, ResetPasswordDto } from './account.dto';
+import { ChangeEmailDto, ChangePasswordDto, LogoutDto, ResetPasswordDto } from './account.dto';
 import { SvcAccountService } from './account.service';
 import { SvcAuthGuard } from './auth.guard';
 import { SvcLoginThrottleInterceptor } from './login-throttle.interceptor';
@@ -39,6 +39,17 @@ export class SvcAccountController {
   @UseInterceptors(SvcLoginThrottleInterceptor)
   async changePassword(@Auth() auth: AuthContext, @Body() body: ChangePasswordDto): Promise<void> {
     await this.account.changePassword(auth, body.currentPassword, body.newPassword);
+  }
+
+  @Post('email')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiOperation({ summary: "Change the caller's login e-mail (needs currentPassword); every other session of the user ends" })
+  @ApiNoContentResponse()
+  @ApiErrorResponses(400, 401, 403, 409, 429)
+  // Wrong current passwords count as failed logins of the client, as on POST /api/auth/password.
+  @UseInterceptors(SvcLoginThrottleInterceptor)
+  async changeEmail(@Auth() auth: AuthContext, @Body() body: ChangeEmailDto): Promise<void> {
+    await this.account.changeEmail(auth, body.currentPassword, body.newEmail);
   }
 
   @Post('users/:id/password')

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsEmail, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-policy';
 
 export class ChangePasswordDto {
@@ -13,6 +13,19 @@ export class ChangePasswordDto {
   @IsString()
   @IsNotEmpty()
   newPassword!: string;
+}
+
+export class ChangeEmailDto {
+  @ApiProperty({ format: 'password' })
+  @IsString()
+  @IsNotEmpty()
+  currentPassword!: string;
+
+  /** The new login e-mail; stored normalized (trimmed, lower case), as every login e-mail. */
+  @ApiProperty({ format: 'email', maxLength: 320 })
+  @IsEmail()
+  @MaxLength(320)
+  newEmail!: string;
 }
 
 export class ResetPasswordDto {

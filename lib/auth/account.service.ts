@@ -10,6 +10,8 @@ import { WriteExecutor } from '../sql/write.executor';
 import { SVC_MODEL } from '../svc.constants';
 import { InvalidCredentialsException } from './auth.service';
 import { idString } from './auth-context';
+import { normalizeEmail } from './email';
+import { LOGIN_EMAIL_FIELD } from './identity-values';
 import { SvcIdentityService } from './identity.service';
 import { hashPassword, verifyPassword } from './password';
 import { assertPasswordLength, PASSWORD_MAX_LENGTH, passwordLength, passwordLengthException } from './password-policy';
@@ -47,6 +49,26 @@ export class SvcAccountService {
     if (!user || !user.active) throw new ForbiddenException('This account cannot change its password');
     if (!(await verifyPassword(currentPassword, user.passwordHash))) throw new InvalidCredentialsException();
     await this.storePassword(userId, newPassword, []);
+    await this.identity.revokeUserSessions(userId, sessionOf(auth));
+  }
+
+  /**
+   * Checks the current password and moves the caller's login to a new e-mail; every other session of
+   * the user ends, as on a password change. A taken e-mail answers 409 (unique violation).
+   */
+  async changeEmail(auth: AuthContext, currentPassword: string, email: string): Promise<void> {
+    const userId = this.userOf(auth);
+    if (passwordLength(currentPassword) > PASSWORD_MAX_LENGTH) {
+      throw passwordLengthException('currentPassword', `currentPassword must be at most ${PASSWORD_MAX_LENGTH} characters`);
+    }
+    const user = await this.identity.userById(userId);
+    if (!user || !user.active) throw new ForbiddenException('This account cannot change its e-mail');
+    if (!(await verifyPassword(currentPassword, user.passwordHash))) throw new InvalidCredentialsException();
+    const plan = this.userPlan();
+    const key = typedScopeValue(plan.primaryKey, userId);
+    if (typeof key !== 'string' && typeof key !== 'number') throw new ForbiddenException('This account cannot change its e-mail');
+    const row = await this.writer.update(plan, key, { [LOGIN_EMAIL_FIELD]: normalizeEmail(email) }, [], false);
+    if (!row) throw new ForbiddenException('This account cannot change its e-mail');
     await this.identity.revokeUserSessions(userId, sessionOf(auth));
   }
 

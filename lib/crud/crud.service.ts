@@ -13,10 +13,12 @@ import type { SvcRuntime } from './svc-runtime';
 import type { EntityPlan } from '../sql/entity-plan';
 import { INT4_MAX, rowStateSql } from '../sql/predicates';
 import type { RelatedCondition, RootCondition } from '../sql/conditions';
-import { TOTAL_COUNT_HEADER } from '../query/total-count-header';
+import { TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from '../query/total-count-header';
 import { NEXT_CURSOR_HEADER } from '../query/next-cursor-header';
-import { continueAfterCursor, nextCursor } from './list-cursor';
+import { continueAfterCursor, cursorBinding, nextCursor } from './list-cursor';
+import { contextValue } from '../scope/scope-rules';
 import { RecordPreconditions } from './record-preconditions';
+import { AuthorityChanges } from './authority-changes';
 import type { FilterChange, FilterMatch } from '../sql/filter-write.statement';
 import type { SqlContext } from '../sql/sql-context';
 import {
@@ -56,6 +58,7 @@ export class CrudService<T extends ObjectLiteral> {
   private readonly scope: ScopeEnforcer;
   private readonly identity: IdentityRules;
   private readonly preconditions: RecordPreconditions;
+  private readonly authority: AuthorityChanges;
 
   constructor(
     protected readonly repository: Repository<T>,
@@ -66,6 +69,7 @@ export class CrudService<T extends ObjectLiteral> {
     this.scope = runtime.scope;
     this.identity = new IdentityRules(runtime.model);
     this.preconditions = new RecordPreconditions(runtime.model.api.requireIfMatch);
+    this.authority = new AuthorityChanges(runtime.model, this.identity);
   }
 
   /**
@@ -76,34 +80,42 @@ export class CrudService<T extends ObjectLiteral> {
    * it still serves paginated lists.
    */
   async getMany(request: CrudRequest): Promise<Page<Partial<T>> | Partial<T>[]> {
-    const query = this.validate(request.query);
+    const query = this.validate(request.query, request);
     if (query.paginated) return this.findMany(request);
-    const { data, total, after } = await this.runtime.reader.list(
+    const { data, total, totalCapped, after } = await this.runtime.reader.list(
       query,
       this.allConditions(request, 'find'),
       this.related(request, 'find'),
     );
-    this.setListHeaders(request, total, nextCursor(query, request.query, after, this.runtime.cursors));
+    this.setListHeaders(
+      request,
+      total,
+      totalCapped,
+      nextCursor(query, request.query, after, this.runtime.cursors, this.cursorBinding(request)),
+    );
     return data as Partial<T>[];
   }
 
   /** One page of records matching the query, whatever the query says about pagination: for your own code. */
   async findMany(request: CrudRequest): Promise<Page<Partial<T>>> {
-    return this.page(this.validate(request.query, true), request);
+    return this.page(this.validate(request.query, request, true), request);
   }
 
   /** `GET /<entities>/:id`, with the record's `ETag` (`If-None-Match` is answered by `@CrudOperation('get')`). */
   async findOne(id: Id, request: CrudRequest): Promise<Partial<T>> {
-    const query = this.validate({
-      ...request.query,
-      where: null,
-      sort: [],
-      limit: null,
-      page: null,
-      offset: null,
-      count: null,
-      cursor: null,
-    });
+    const query = this.validate(
+      {
+        ...request.query,
+        where: null,
+        sort: [],
+        limit: null,
+        page: null,
+        offset: null,
+        count: null,
+        cursor: null,
+      },
+      request,
+    );
     this.assertPossibleId(id);
     const conditions = [this.idCondition(id), ...this.allConditions(request, 'get')];
     const record = await this.runtime.reader.one(query, conditions, this.related(request, 'get'));
@@ -148,8 +160,14 @@ export class CrudService<T extends ObjectLiteral> {
     const versioned = this.preconditions.conditions(request, `Deleting ${this.entity.name} ${id}`);
     this.assertPossibleId(id);
     const conditions = [...this.allConditions(request, 'delete'), ...versioned];
-    const deleted = await this.runtime.writerFor(request).delete(this.plan, id, conditions);
-    if (!deleted) throw await this.missing(id, request, 'delete');
+    const writer = this.runtime.writerFor(request);
+    if (!this.authority.tracks(this.entity)) {
+      if (!(await writer.delete(this.plan, id, conditions))) throw await this.missing(id, request, 'delete');
+      return;
+    }
+    const change = await writer.deleteTracked(this.plan, id, conditions);
+    if (!change) throw await this.missing(id, request, 'delete');
+    await this.revokeSessions(this.authority.afterDelete(this.entity, change));
   }
 
   /** `PATCH /<entities>/:id/recover`: restores a soft-deleted record (`If-Match`: the version of the deleted row). */
@@ -248,15 +266,30 @@ export class CrudService<T extends ObjectLiteral> {
     this.identity.checkWrite(this.entity, body, values, request, 'update', id);
     await this.runtime.memberships.check(this.entity, values, request, id);
     await this.scope.prepareWrite(this.entity, values, request, 'update', replace);
-    const passwordChanged = this.entity.columns.some((column) => column.field?.isPassword && typeof values[column.name] === 'string');
     await prepareIdentityValues(this.entity, this.runtime.model.auth, values);
+    const ownEmail = this.authority.ownEmailUnchanged(this.entity, request, id, values);
+    if (ownEmail) conditions.push(ownEmail);
     const mode = replace ? this.keptOnReplace() : false;
-    const record = await this.runtime.writerFor(request).update(this.plan, id, values, conditions, mode);
-    if (!record) throw await this.missing(id, request, 'update');
-    // A new password ends every session of the user: whoever knew the old one is logged out.
-    if (passwordChanged && this.identity.kindOf(this.entity) === 'user') await this.runtime.identity.revokeUserSessions(String(id));
+    const writer = this.runtime.writerFor(request);
+    let record: Record<string, unknown> | null;
+    if (this.authority.tracks(this.entity)) {
+      const change = await writer.updateTracked(this.plan, id, values, conditions, mode);
+      record = change?.record ?? null;
+      // Whoever held the old roles, organization, password or e-mail is logged out.
+      await this.revokeSessions(this.authority.afterUpdate(this.entity, change, values));
+    } else {
+      record = await writer.update(this.plan, id, values, conditions, mode);
+    }
+    if (!record) {
+      if (ownEmail && (await this.exists(id, request, 'update', false))) throw this.authority.ownEmailRefused();
+      throw await this.missing(id, request, 'update');
+    }
     this.preconditions.sendTag(request, record);
     return record as Partial<T>;
+  }
+
+  private async revokeSessions(userIds: readonly string[]): Promise<void> {
+    for (const userId of userIds) await this.runtime.identity.revokeUserSessions(userId);
   }
 
   /** Columns a replace keeps when the body omits them: password hashes and identity authority fields. */
@@ -299,7 +332,7 @@ export class CrudService<T extends ObjectLiteral> {
       `a by-filter write changes every matching ${this.entity.name}`,
       `${operation === 'update' ? 'PATCH' : 'DELETE'} /${this.entity.route}/:id`,
     );
-    const query = this.validate({ ...request.query, includeDeleted: false });
+    const query = this.validate({ ...request.query, includeDeleted: false }, request);
     assertFiltered(query, this.entity);
     return { query, conditions: this.allConditions(request, operation), related: this.related(request, 'find') };
   }
@@ -338,17 +371,18 @@ export class CrudService<T extends ObjectLiteral> {
   }
 
   private async page(query: ValidatedQuery, request: CrudRequest): Promise<Page<Partial<T>>> {
-    const { data, total, after } = await this.runtime.reader.list(
+    const { data, total, totalCapped, after } = await this.runtime.reader.list(
       query,
       this.allConditions(request, 'find'),
       this.related(request, 'find'),
     );
-    const next = nextCursor(query, request.query, after, this.runtime.cursors);
-    this.setListHeaders(request, total, next);
+    const next = nextCursor(query, request.query, after, this.runtime.cursors, this.cursorBinding(request));
+    this.setListHeaders(request, total, totalCapped, next);
     return {
       data: data as Partial<T>[],
       count: data.length,
       total,
+      ...(totalCapped ? { totalCapped: true as const } : {}),
       // A cursor page has no number: it starts after a row, not at an offset.
       page: query.after ? null : query.page,
       pageCount: total === null ? null : Math.ceil(total / query.limit),
@@ -356,13 +390,23 @@ export class CrudService<T extends ObjectLiteral> {
     };
   }
 
-  /** `X-Total-Count` unless the count was skipped (`count=none`), `X-Next-Cursor` when more rows follow. */
-  private setListHeaders(request: CrudRequest, total: number | null, next: string | null): void {
+  /**
+   * `X-Total-Count` unless the count was skipped (`count=none`), with `X-Total-Count-Capped: true` when it
+   * is a capped count; `X-Next-Cursor` when more rows follow.
+   */
+  private setListHeaders(request: CrudRequest, total: number | null, capped: boolean, next: string | null): void {
     if (total !== null) request.setHeader?.(TOTAL_COUNT_HEADER, String(total));
+    if (total !== null && capped) request.setHeader?.(TOTAL_COUNT_CAPPED_HEADER, 'true');
     if (next !== null) request.setHeader?.(NEXT_CURSOR_HEADER, next);
   }
 
-  private validate(query: ParsedQuery, alwaysPaginate = false): ValidatedQuery {
+  /** A cursor opens only on lists of this entity for the caller's organization. */
+  private cursorBinding(request: CrudRequest | null): string {
+    const field = this.runtime.model.auth?.organizationField ?? 'organizationId';
+    return cursorBinding(this.entity.name, contextValue(request?.auth ?? null, field));
+  }
+
+  private validate(query: ParsedQuery, request: CrudRequest | null, alwaysPaginate = false): ValidatedQuery {
     const { pagination } = this.runtime.model.api;
     const validated = validateQuery(
       query,
@@ -370,7 +414,7 @@ export class CrudService<T extends ObjectLiteral> {
       this.runtime.entities,
       alwaysPaginate ? { ...pagination, alwaysPaginate } : pagination,
     );
-    return continueAfterCursor(validated, query, this.runtime.cursors);
+    return continueAfterCursor(validated, query, this.runtime.cursors, this.cursorBinding(request));
   }
 
   private idCondition(id: Id): RootCondition {
@@ -421,6 +465,6 @@ export class CrudService<T extends ObjectLiteral> {
 
   /** A query with no filters, for existence checks. */
   protected emptyQuery(): ValidatedQuery {
-    return this.validate(EMPTY_QUERY);
+    return this.validate(EMPTY_QUERY, null);
   }
 }

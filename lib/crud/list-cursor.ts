@@ -6,12 +6,13 @@ import type { ParsedQuery, ValidatedQuery } from '../query/query.types';
 
 /**
  * The query continued after the cursor's row: `after` set from a verified cursor, which must have
- * been made for the same sort and the same filter (`filter`, `or`, `s`, `include_deleted`).
+ * been made with the same `binding` (entity and organization, see `cursorBinding()`), for the same
+ * sort and the same filter (`filter`, `or`, `s`, `include_deleted`).
  * The query unchanged without `cursor`. A QueryError (400) otherwise.
  */
-export function continueAfterCursor(query: ValidatedQuery, parsed: ParsedQuery, codec: CursorCodec): ValidatedQuery {
+export function continueAfterCursor(query: ValidatedQuery, parsed: ParsedQuery, codec: CursorCodec, binding: string): ValidatedQuery {
   if (parsed.cursor === null) return query;
-  const content = codec.decode(parsed.cursor);
+  const content = codec.decode(parsed.cursor, binding);
   const keys = keysetSort(query);
   const sort = sortSignature(keys);
   if (content.sort !== sort) {
@@ -44,7 +45,14 @@ export function nextCursor(
   parsed: ParsedQuery,
   after: readonly (string | null)[] | null,
   codec: CursorCodec,
+  binding: string,
 ): string | null {
   if (after === null) return null;
-  return codec.encode({ sort: sortSignature(keysetSort(query)), where: whereDigest(parsed.where, query.includeDeleted), after });
+  return codec.encode({ sort: sortSignature(keysetSort(query)), where: whereDigest(parsed.where, query.includeDeleted), after }, binding);
+}
+
+/** What a cursor is bound to: the entity listed and the caller's organization (empty without one). */
+export function cursorBinding(entity: string, organization: unknown): string {
+  const tenant = organization === undefined || organization === null ? '' : String(organization);
+  return JSON.stringify([entity, tenant]);
 }

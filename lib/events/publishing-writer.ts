@@ -45,11 +45,30 @@ export class PublishingWriter {
     return change?.record ?? null;
   }
 
+  /** `update()` that also answers the row as it was before, whether or not the entity publishes events. */
+  async updateTracked(
+    plan: EntityPlan,
+    id: string | number,
+    values: Row,
+    conditions: readonly RootCondition[],
+    replace: Replace,
+  ): Promise<WriteChange | null> {
+    const [change] = await this.write(plan, 'updated', async (writer) =>
+      single(await writer.updateTracked(plan, id, values, conditions, replace)),
+    );
+    return change ?? null;
+  }
+
   /** `<entity>.deleted`; `record` is the removed row (soft delete: with `deleted_at` set). */
   async delete(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<boolean> {
     if (!this.publisher.enabled(plan.model)) return this.writer.delete(plan, id, conditions);
-    const changes = await this.write(plan, 'deleted', async (writer) => single(await writer.deleteTracked(plan, id, conditions)));
-    return changes.length > 0;
+    return (await this.deleteTracked(plan, id, conditions)) !== null;
+  }
+
+  /** `delete()` that answers the removed row, whether or not the entity publishes events. */
+  async deleteTracked(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<WriteChange | null> {
+    const [change] = await this.write(plan, 'deleted', async (writer) => single(await writer.deleteTracked(plan, id, conditions)));
+    return change ?? null;
   }
 
   /** `<entity>.recovered` with `previous` (the soft-deleted row). */

@@ -1,4 +1,4 @@
-import { MIN_SECRET_LENGTH, weakJwtSecretProblem } from '../auth/jwt-secret';
+import { GENERATE_JWT_SECRET, MIN_SECRET_LENGTH, weakJwtSecretProblem } from '../auth/jwt-secret';
 import { svcLogLevels } from '../logging/log-levels';
 import { isProduction } from '../node-env';
 import type { ServiceModel } from '../schema/model';
@@ -38,7 +38,7 @@ export function productionConfigProblems(env: Env, model: Pick<ServiceModel, 'au
   const weakness = model.auth && secret?.trim() ? weakJwtSecretProblem(secret) : undefined;
   if (weakness) {
     problems.push(
-      `${weakness} Set JWT_SECRET to a random string of at least ${MIN_SECRET_LENGTH} bytes (openssl rand -base64 48), the same on every instance.`,
+      `${weakness} Set JWT_SECRET to a random string of at least ${MIN_SECRET_LENGTH} bytes, the same on every instance: ${GENERATE_JWT_SECRET}.`,
     );
   }
   if (value(env, 'DATABASE_TYPE')?.toLowerCase() === 'pglite') {

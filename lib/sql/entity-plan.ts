@@ -64,8 +64,8 @@ export class EntityPlan {
   private readonly columnNames = new Map<string, string>();
   private readonly relations = new Map<string, RelationModel>();
   private readonly driver: Driver;
-  /** Every column TypeORM maps, escaped: what a row version covers. */
-  private readonly storedColumns: readonly string[];
+  /** The visible columns, escaped: what a row version covers (what a caller receives, never a password hash). */
+  private readonly versionColumns: readonly string[];
 
   constructor(
     readonly model: EntityModel,
@@ -94,7 +94,7 @@ export class EntityPlan {
         const passThrough = PASS_THROUGH_TYPES.has(meta.type) && !meta.transformer && !meta.isArray;
         return { model: column, metadata: meta, sql: this.column(column.name), passThrough };
       });
-    this.storedColumns = metadata.columns.map((column) => escape(column.databaseName));
+    this.versionColumns = this.visibleColumns.map((column) => this.column(column.name));
     this.returningRecord = this.visibleColumns.map((column) => `${this.column(column.name)} AS ${escape(column.name)}`).join(', ');
     this.returning = `${this.returningRecord}, ${this.version(this.table)} AS ${escape(ROW_VERSION_ALIAS)}`;
     this.onUpdate = automaticAssignments(metadata, escape);
@@ -116,7 +116,7 @@ export class EntityPlan {
 
   /** The version of the row `alias` names (see `row-version.ts`): the same text in reads and writes. */
   version(alias: string): string {
-    return rowVersionSql(alias, this.storedColumns);
+    return rowVersionSql(alias, this.versionColumns);
   }
 
   relation(name: string): RelationModel {

@@ -51,6 +51,11 @@ export interface ListResult {
   readonly data: Record_[];
   /** Null with `count: 'none'`. */
   readonly total: number | null;
+  /**
+   * True when `total` is `estimatedCountThreshold` standing for "at least that many": `count=estimated`
+   * for a caller the scope restricts, whose list matched more rows than the threshold.
+   */
+  readonly totalCapped: boolean;
   /** The sort-key values of the last row when more rows follow, else null. */
   readonly after: readonly (string | null)[] | null;
 }
@@ -99,10 +104,10 @@ export class ReadExecutor {
     if (more) rows.length = query.limit;
     const last = rows[rows.length - 1];
     const after = more && last ? keyIndexes.map((index) => (last[index] === null ? null : String(last[index]))) : null;
-    const total = await this.total(query, rows, totalIndex, more, tree, conditions, related);
+    const { total, capped } = await this.total(query, rows, totalIndex, more, tree, conditions, related);
     const data = rows.map((row) => hydrate(root.shape, row));
     await this.loadToMany(tree, data, related);
-    return { data, total, after };
+    return { data, total, totalCapped: capped, after };
   }
 
   private async total(
@@ -113,19 +118,33 @@ export class ReadExecutor {
     tree: JoinNode,
     conditions: readonly RootCondition[],
     related: RelatedCondition,
-  ): Promise<number | null> {
-    if (query.count === 'none') return null;
+  ): Promise<{ total: number | null; capped: boolean }> {
+    const exact = (total: number | null) => ({ total, capped: false });
+    if (query.count === 'none') return exact(null);
     // A first page that is not full holds every matching row.
     const whole = !query.after && query.offset === 0 && !more;
     if (query.count === 'exact') {
-      if (rows.length > 0) return Number(rows[0][totalIndex]);
-      return whole ? 0 : this.count(tree, query, conditions, related);
+      if (rows.length > 0) return exact(Number(rows[0][totalIndex]));
+      return exact(whole ? 0 : await this.count(tree, query, conditions, related));
     }
-    if (whole) return rows.length;
+    if (whole) return exact(rows.length);
     const sql = this.sqlContext();
-    const root = this.rootSelection(tree, query, conditions, related, sql, false);
+    let restricted = conditions.length > 0;
+    const observed: RelatedCondition = (target, context) => {
+      const condition = related(target, context);
+      if (condition !== null) restricted = true;
+      return condition;
+    };
+    const root = this.rootSelection(tree, query, conditions, observed, sql, false);
+    const threshold = query.estimatedCountThreshold;
+    // The planner's statistics are table-wide: for a caller the scope (or a conditions() hook) restricts,
+    // they would reflect rows of other tenants. Such a caller gets a count of their own rows, capped.
+    if (restricted) {
+      const counted = await this.count(tree, query, conditions, related, threshold + 1);
+      return counted > threshold ? { total: threshold, capped: true } : exact(counted);
+    }
     const estimate = await estimateRows(this.executor, root.from, root.where, sql);
-    return estimate !== null && estimate >= query.estimatedCountThreshold ? estimate : this.count(tree, query, conditions, related);
+    return exact(estimate !== null && estimate >= threshold ? estimate : await this.count(tree, query, conditions, related));
   }
 
   async one(
@@ -164,15 +183,21 @@ export class ReadExecutor {
     return { root: selection.aliases.get('')!, from: selection.from, where: selection.where };
   }
 
+  /** The number of matching rows; with `limit`, at most `limit` rows are read (and counted). */
   private async count(
     tree: JoinNode,
     query: ValidatedQuery,
     conditions: readonly RootCondition[],
     related: RelatedCondition,
+    limit?: number,
   ): Promise<number> {
     const sql = this.sqlContext();
     const root = this.rootSelection(tree, query, conditions, related, sql, false);
-    const [row] = await this.executor.rows(sql.statement(`SELECT COUNT(*) FROM ${root.from}${root.where}`, { replica: true }));
+    const text =
+      limit === undefined
+        ? `SELECT COUNT(*) FROM ${root.from}${root.where}`
+        : `SELECT COUNT(*) FROM (SELECT 1 FROM ${root.from}${root.where} LIMIT ${sql.param(limit)}) ${sql.escape('capped')}`;
+    const [row] = await this.executor.rows(sql.statement(text, { replica: true }));
     return Number(row?.[0] ?? 0);
   }
 

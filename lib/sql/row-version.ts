@@ -1,9 +1,10 @@
 /**
- * The version of a stored row: the MD5 of its text form (every column TypeORM maps, hidden ones
- * included), computed by PostgreSQL in the statement that reads or writes the row. It changes
- * whenever a stored value changes and needs no column of its own, so it works on any table,
- * on PGlite and PostgreSQL alike. `xmin` would also change on an UPDATE that writes the same
- * values, and is not the same on a replica after a restore.
+ * The version of a stored row: the MD5 of the text form of its visible columns (what a response
+ * may contain; hidden columns such as password hashes are left out, so a change a caller cannot
+ * see never shows in its `ETag`), computed by PostgreSQL in the statement that reads or writes
+ * the row. It changes whenever a value a caller receives changes and needs no column of its own,
+ * so it works on any table, on PGlite and PostgreSQL alike. `xmin` would also change on an UPDATE
+ * that writes the same values (or only a hidden one), and is not the same on a replica after a restore.
  */
 
 /** Alias of the version in a RETURNING or select list; `:` never occurs in a property name. */
@@ -15,7 +16,7 @@ export const ROW_VERSION_PATTERN = /^[0-9a-f]{32}$/;
 /** Versions of the records the executors returned, kept beside them so the records stay plain data. */
 const versions = new WeakMap<object, string>();
 
-/** `md5(ROW(<every column>)::text)` of the row `alias` names. */
+/** `md5(ROW(<columns>)::text)` of the row `alias` names. */
 export function rowVersionSql(alias: string, columns: readonly string[]): string {
   return `md5(ROW(${columns.map((column) => `${alias}.${column}`).join(', ')})::text)`;
 }

@@ -1,7 +1,7 @@
 import { applyDecorators, HttpStatus, type Type } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { NEXT_CURSOR_HEADER } from '../query/next-cursor-header';
-import { TOTAL_COUNT_HEADER } from '../query/total-count-header';
+import { TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from '../query/total-count-header';
 import { ErrorEnvelopeDto } from './error-envelope.dto';
 import { conditionGrammar } from './condition-grammar';
 
@@ -98,6 +98,10 @@ export function ApiPaginatedResponse(model: Type<unknown>): MethodDecorator {
         `When more rows follow, \`${NEXT_CURSOR_HEADER}\` (and the page object's \`nextCursor\`) is the \`cursor\` of the next page.`,
       headers: {
         [TOTAL_COUNT_HEADER]: { description: 'Records matching the query (absent with `count=none`)', schema: { type: 'integer', minimum: 0 } },
+        [TOTAL_COUNT_CAPPED_HEADER]: {
+          description: `\`true\` when \`${TOTAL_COUNT_HEADER}\` is capped (\`count=estimated\` for a caller the tenant scope restricts): it then means "at least this many"`,
+          schema: { type: 'string', enum: ['true'] },
+        },
         [NEXT_CURSOR_HEADER]: { description: 'The `cursor` of the next page; absent on the last page', schema: { type: 'string' } },
       },
       schema: {
@@ -110,7 +114,16 @@ export function ApiPaginatedResponse(model: Type<unknown>): MethodDecorator {
             properties: {
               data: { type: 'array', items: record },
               count: { type: 'integer', description: 'Records in this page' },
-              total: { type: 'integer', nullable: true, description: 'Records matching the query (estimated with `count=estimated`); null with `count=none`' },
+              total: {
+                type: 'integer',
+                nullable: true,
+                description: 'Records matching the query (estimated, or capped, with `count=estimated`); null with `count=none`',
+              },
+              totalCapped: {
+                type: 'boolean',
+                enum: [true],
+                description: 'Present only when `total` is capped at `api.pagination.estimatedCountThreshold`: "at least this many"',
+              },
               page: { type: 'integer', nullable: true, description: 'Current page, from 1; null on a page reached by `cursor`' },
               pageCount: { type: 'integer', nullable: true, description: 'Number of pages; null with `count=none`' },
               nextCursor: { type: 'string', nullable: true, description: 'The `cursor` of the next page; null when no row follows' },

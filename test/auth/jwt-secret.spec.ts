@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { MissingJwtSecretError, resolveJwtSecret } from '../../lib/auth/jwt-secret';
+import { randomBytes } from 'node:crypto';
+import { estimatedEntropyBits, MissingJwtSecretError, resolveJwtSecret } from '../../lib/auth/jwt-secret';
 import type { AuthModel } from '../../lib/schema/model';
 import { Test } from '@nestjs/testing';
 import { tenancyAppModule } from '../apps/tenancy/src/app.module';
@@ -15,8 +16,17 @@ function quietLogger() {
 describe('resolveJwtSecret', () => {
   it('uses JWT_SECRET', () => {
     const { logger, warn } = quietLogger();
-    expect(resolveJwtSecret({ JWT_SECRET: 'x'.repeat(40) }, auth, logger)).toBe('x'.repeat(40));
+    const secret = randomBytes(48).toString('base64');
+    expect(resolveJwtSecret({ JWT_SECRET: secret }, auth, logger)).toBe(secret);
     expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('warns about a long but guessable secret, saying how to make one', () => {
+    const { logger, warn } = quietLogger();
+    resolveJwtSecret({ JWT_SECRET: 'a'.repeat(32) }, auth, logger);
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringMatching(/about 0 bits of entropy.*less than 128.*openssl rand -base64 48.*randomBytes\(48\)/),
+    );
   });
 
   it('warns about a short secret', () => {
@@ -53,5 +63,19 @@ describe('an application with auth in production without JWT_SECRET', () => {
     const moduleRef = Test.createTestingModule({ imports: [build(env)] });
     // Refused by the production checks or, without them, by resolveJwtSecret().
     await expect(moduleRef.compile()).rejects.toThrow(/JWT_SECRET is not set/);
+  });
+});
+
+describe('estimatedEntropyBits', () => {
+  it('scores secrets made as the docs say well over 128 bits, repeats and runs far under', () => {
+    for (let i = 0; i < 200; i++) {
+      expect(estimatedEntropyBits(randomBytes(48).toString('base64'))).toBeGreaterThan(250);
+      expect(estimatedEntropyBits(randomBytes(48).toString('base64url'))).toBeGreaterThan(250);
+      expect(estimatedEntropyBits(randomBytes(32).toString('hex'))).toBeGreaterThan(180);
+    }
+    expect(estimatedEntropyBits('a'.repeat(32))).toBe(0);
+    expect(estimatedEntropyBits('abcdefghijklmnopqrstuvwxyz012345')).toBeLessThan(16);
+    expect(estimatedEntropyBits('0123456789abcdef'.repeat(4))).toBeLessThan(128);
+    expect(estimatedEntropyBits('ab'.repeat(32))).toBeLessThan(128);
   });
 });

@@ -40,6 +40,16 @@ describe('JSON snippets', () => {
     expect(broken.map(where)).toEqual([]);
   });
 
+  it('that set up logins (auth.userEntity) name a sessionEntity, so that logout and revocation end access tokens at once', () => {
+    const logins = json.filter((block) => {
+      const auth = (JSON.parse(block.code) as { auth?: { userEntity?: unknown } }).auth;
+      return typeof auth === 'object' && auth !== null && auth.userEntity !== undefined;
+    });
+    expect(logins.length).toBeGreaterThanOrEqual(3);
+    const withoutSession = logins.filter((block) => (JSON.parse(block.code) as { auth: { sessionEntity?: unknown } }).auth.sessionEntity === undefined);
+    expect(withoutSession.map(where)).toEqual([]);
+  });
+
   it('that are .svcrc files pass svc schema validate', () => {
     assertBuilt();
     const dir = tempDir('docs-svcrc');

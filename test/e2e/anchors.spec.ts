@@ -108,10 +108,10 @@ describe.each(DATABASE_KINDS)('the @nestjsx/crud anchors (%s)', (kind) => {
       expect(res.headers['x-total-count']).toBe('1');
     });
 
-    it('exposes X-Total-Count, X-Next-Cursor, ETag, Idempotent-Replayed and Retry-After to scripts of an allowed origin (Access-Control-Expose-Headers)', async () => {
+    it('exposes X-Total-Count, X-Total-Count-Capped, X-Next-Cursor, ETag, Idempotent-Replayed and Retry-After to scripts of an allowed origin (Access-Control-Expose-Headers)', async () => {
       const res = await http().get('/authors').set(ALICE).set('Origin', ALLOWED_ORIGIN).expect(200);
       expect(res.headers['access-control-allow-origin']).toBe(ALLOWED_ORIGIN);
-      expect(res.headers['access-control-expose-headers']).toBe('X-Total-Count,X-Next-Cursor,ETag,Idempotent-Replayed,Retry-After');
+      expect(res.headers['access-control-expose-headers']).toBe('X-Total-Count,X-Total-Count-Capped,X-Next-Cursor,ETag,Idempotent-Replayed,Retry-After');
     });
 
     it('documents both shapes, when each applies, and the header in /_docs', async () => {

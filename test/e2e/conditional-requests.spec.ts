@@ -21,6 +21,7 @@ describe.each(DATABASE_KINDS)('ETag, If-Match and If-None-Match (%s)', (kind) =>
   let db: DataSource;
   let alice: string;
   let bob: string;
+  let orgA: number;
   const token = (sub: string, organizationId: number) =>
     `Bearer ${jwt.sign({ sub, organizationId }, IDENTITY_JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 })}`;
   const stored = async (id: number): Promise<string | undefined> =>
@@ -36,7 +37,8 @@ describe.each(DATABASE_KINDS)('ETag, If-Match and If-None-Match (%s)', (kind) =>
     running = await startApp(kind, identityAppModule);
     http = httpClient(running.app);
     db = running.app.get(DataSource);
-    const [{ id: orgA }, { id: orgB }] = await db.query(`INSERT INTO organizations (name) VALUES ('A'), ('B') RETURNING id`);
+    const [{ id: a }, { id: orgB }] = await db.query(`INSERT INTO organizations (name) VALUES ('A'), ('B') RETURNING id`);
+    orgA = a;
     alice = token('1', orgA);
     bob = token('2', orgB);
   }, 120_000);
@@ -60,6 +62,36 @@ describe.each(DATABASE_KINDS)('ETag, If-Match and If-None-Match (%s)', (kind) =>
     // Back to the same stored values: the same version, so the same tag.
     const back = await http().put(`/projects/${id}`).set('Authorization', alice).send({ name: 'Apollo' }).expect(200);
     expect(back.headers.etag).toBe(first);
+  });
+
+  it("covers only what the caller receives: a reset of another user's password leaves that user's ETag as it was", async () => {
+    const user = async (email: string): Promise<number> => {
+      const [{ id }] = await db.query(`INSERT INTO users (email, password) VALUES ($1, 'not-a-hash') RETURNING id`, [email]);
+      await db.query(`INSERT INTO memberships ("userId", "organizationId", role) VALUES ($1, $2, 'member')`, [id, orgA]);
+      return id;
+    };
+    const target = await user('etag-target@example.com');
+    const member = `Bearer ${jwt.sign({ sub: String(await user('etag-member@example.com')), organizationId: orgA }, IDENTITY_JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 })}`;
+    const owner = `Bearer ${jwt.sign({ sub: '1', organizationId: orgA, roles: ['owner'] }, IDENTITY_JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 })}`;
+    const before = (await http().get(`/users/${target}`).set('Authorization', member).expect(200)).headers.etag;
+    expect(before).toMatch(STRONG_TAG);
+    await http()
+      .post(`/api/auth/users/${target}/password`)
+      .set('Authorization', owner)
+      .send({ newPassword: 'a-new-password-1' })
+      .expect(204);
+    expect((await db.query('SELECT password FROM users WHERE id = $1', [target]))[0].password).not.toBe('not-a-hash');
+    expect((await http().get(`/users/${target}`).set('Authorization', member).expect(200)).headers.etag).toBe(before);
+    await http().get(`/users/${target}`).set('Authorization', member).set('If-None-Match', before).expect(304);
+    // The tag still guards writes, in the write's own statement.
+    const patched = await http()
+      .patch(`/users/${target}`)
+      .set('Authorization', owner)
+      .set('If-Match', before)
+      .send({ active: false })
+      .expect(200);
+    expect(patched.headers.etag).not.toBe(before);
+    await http().patch(`/users/${target}`).set('Authorization', owner).set('If-Match', before).send({ active: true }).expect(412);
   });
 
   it('tags an answer shaped by fields or join apart, with a tag that still works in If-Match', async () => {

@@ -2,6 +2,7 @@ import { productionConfigProblems } from '../../lib/production/production-config
 import { SvcShutdownState } from '../../lib/production/shutdown-drain';
 import type { ServiceModel } from '../../lib/schema/model';
 import { request as httpRequest } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { ENV_EXAMPLE } from '../../cli/templates/project-files';
 import { compileOpsApp, type CompiledOpsApp, type OpsProcess, startOpsProcess } from '../apps/ops/process';
 import { opsAppModule } from '../apps/ops/src/app.module';
@@ -45,9 +46,18 @@ function getOnce(port: number, path: string): Promise<{ status?: number; body?: 
 
 describe('productionConfigProblems', () => {
   it('names every unfit setting, and none for a fit environment', () => {
-    expect(productionConfigProblems({ DATABASE_URL: UNUSED_URL, JWT_SECRET: 'x'.repeat(32) }, { auth: AUTH })).toEqual([]);
+    // Secrets made as the docs say: openssl rand -base64 48, or node's crypto.
+    expect(productionConfigProblems({ DATABASE_URL: UNUSED_URL, JWT_SECRET: randomBytes(48).toString('base64') }, { auth: AUTH })).toEqual(
+      [],
+    );
+    expect(productionConfigProblems({ DATABASE_URL: UNUSED_URL, JWT_SECRET: randomBytes(32).toString('hex') }, { auth: AUTH })).toEqual([]);
     expect(productionConfigProblems({ DATABASE_URL: UNUSED_URL }, { auth: null })).toEqual([]);
-    expect(productionConfigProblems({ DATABASE_URL: UNUSED_URL, JWT_SECRET: 'é'.repeat(16) }, { auth: AUTH })).toEqual([]);
+    // Long enough, but guessable: under 128 bits of estimated entropy.
+    for (const guessable of ['a'.repeat(32), 'é'.repeat(16), 'abcdefghijklmnopqrstuvwxyz0123456789', 'ab'.repeat(24)]) {
+      expect(productionConfigProblems({ DATABASE_URL: UNUSED_URL, JWT_SECRET: guessable }, { auth: AUTH })).toEqual([
+        expect.stringMatching(/^JWT_SECRET has about \d+ bits of entropy .* less than 128: .*openssl rand -base64 48/),
+      ]);
+    }
     expect(productionConfigProblems({ DATABASE_URL: UNUSED_URL, JWT_SECRET: 'x'.repeat(31) }, { auth: AUTH })).toEqual([
       expect.stringMatching(/^JWT_SECRET is 31 bytes long: shorter than 32 bytes/),
     ]);
@@ -97,6 +107,11 @@ describe('production settings, in a real process', () => {
         'with a JWT_SECRET shorter than 32 bytes when .svcrc has auth',
         { DATABASE_URL: UNUSED_URL, JWT_SECRET: 'a-31-byte-secret-0123456789abcd', OPS_OVERRIDES: JSON.stringify({ auth: AUTH }) },
         /JWT_SECRET is 31 bytes long: shorter than 32 bytes/,
+      ],
+      [
+        'with a guessable JWT_SECRET (32 times "a") when .svcrc has auth',
+        { DATABASE_URL: UNUSED_URL, JWT_SECRET: 'a'.repeat(32), OPS_OVERRIDES: JSON.stringify({ auth: AUTH }) },
+        /JWT_SECRET has about 0 bits of entropy .* less than 128: it can be guessed.*openssl rand -base64 48/,
       ],
       [
         'with the JWT_SECRET placeholder of .env.example when .svcrc has auth',

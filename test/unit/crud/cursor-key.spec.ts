@@ -4,6 +4,7 @@ import { resolveCursorKey } from '../../../lib/crud/cursor-key';
 import { CursorCodec } from '../../../lib/query/cursor-codec';
 
 const CONTENT = { sort: 'id,ASC', where: 'w', after: ['7'] };
+const BINDING = '["Project","1"]';
 
 function warnings(env: Record<string, string>): string[] {
   const logged: string[] = [];
@@ -15,9 +16,9 @@ function warnings(env: Record<string, string>): string[] {
 describe('resolveCursorKey', () => {
   it('SVC_CURSOR_SECRET: every instance with the same secret reads the cursors of the others', () => {
     const env = { SVC_CURSOR_SECRET: 'a shared secret of the deployment' };
-    const cursor = new CursorCodec(resolveCursorKey(env)).encode(CONTENT);
-    expect(new CursorCodec(resolveCursorKey({ ...env })).decode(cursor)).toEqual(CONTENT);
-    expect(() => new CursorCodec(resolveCursorKey({ SVC_CURSOR_SECRET: 'another' })).decode(cursor)).toThrow(
+    const cursor = new CursorCodec(resolveCursorKey(env)).encode(CONTENT, BINDING);
+    expect(new CursorCodec(resolveCursorKey({ ...env })).decode(cursor, BINDING)).toEqual(CONTENT);
+    expect(() => new CursorCodec(resolveCursorKey({ SVC_CURSOR_SECRET: 'another' })).decode(cursor, BINDING)).toThrow(
       'cursor: is not a cursor this API made',
     );
   });

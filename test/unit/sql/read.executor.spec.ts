@@ -44,8 +44,10 @@ describe('ReadExecutor', () => {
       statement.text.startsWith('EXPLAIN') ? [[[{ Plan: { 'Plan Rows': 123_456 } }]]] : page,
     );
     const reader = new ReadExecutor(executor.asExecutor(), app.plans);
-    const result = await reader.list(app.query('Project', 'sort=name,ASC&limit=2&count=estimated'), [orgScope]);
+    // No root condition: a caller the scope does not restrict.
+    const result = await reader.list(app.query('Project', 'sort=name,ASC&limit=2&count=estimated&filter=name||$cont||p'), []);
     expect(result.total).toBe(123_456);
+    expect(result.totalCapped).toBe(false);
     expect(result.after).toEqual(['p2', '2']);
     const statements = executor.take();
     expect(statements.some((statement) => statement.text.includes('COUNT('))).toBe(false);
@@ -59,8 +61,22 @@ describe('ReadExecutor', () => {
       return statement.text.startsWith('SELECT COUNT(*)') ? [['37']] : page;
     });
     const reader = new ReadExecutor(executor.asExecutor(), app.plans);
-    const result = await reader.list(app.query('Project', 'sort=name,ASC&limit=2&count=estimated'), [orgScope]);
+    const result = await reader.list(app.query('Project', 'sort=name,ASC&limit=2&count=estimated'), []);
     expect(result.total).toBe(37);
+  });
+
+  it('count=estimated for a caller the scope restricts: no EXPLAIN, a count of their rows that stops past the threshold', async () => {
+    const page = () => [1, 2, 3].map((id) => [id, `p${id}`, null, 7, null, `p${id}`, String(id)]);
+    const counting = (counted: string) =>
+      new RecordingExecutor((statement) => (statement.text.startsWith('SELECT COUNT(*)') ? [[counted]] : page()));
+    const query = app.query('Project', 'sort=name,ASC&limit=2&count=estimated');
+    const below = counting('37');
+    expect(await new ReadExecutor(below.asExecutor(), app.plans).list(query, [orgScope])).toMatchObject({ total: 37, totalCapped: false });
+    const statements = below.take();
+    expect(statements.some((statement) => statement.text.startsWith('EXPLAIN'))).toBe(false);
+    expect(statements).toMatchSnapshot();
+    const above = counting('10001');
+    expect(await new ReadExecutor(above.asExecutor(), app.plans).list(query, [orgScope])).toMatchObject({ total: 10_000, totalCapped: true });
   });
 
   it('a cursor: a row-value comparison when every key has one direction and none is nullable, never OFFSET', async () => {
