@@ -21,7 +21,7 @@ export const generateCommand = defineCommand<GenerateOptions>({
   configure: (command) =>
     command
       .alias('g')
-      .option('-e, --entity <Name>', 'generate only this entity (plus the shared module and model)')
+      .option('-e, --entity <Name>', 'generate only this entity (plus the entities its relations reach, and the shared module and model)')
       .option('-d, --dry-run', 'print the changes without writing them')
       .option('-f, --force', 'overwrite or delete generated files even when they were edited by hand')
       .option('-s, --schema <file>', 'schema file', SVCRC_FILE)

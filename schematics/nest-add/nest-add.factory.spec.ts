@@ -126,8 +126,9 @@ describe('nest-add schematic', () => {
       );
     });
 
-    it('adds .svc/ (the local databases) to .gitignore: creates it, or appends to it', async () => {
-      const block = '# Local databases of @svc/nest (svc dev: .svc/data, svc migrate: .svc/migrated)\n.svc/\n';
+    it('adds .svc/ (the local databases) and dist-test/ (test:smoke) to .gitignore: creates it, or appends to it', async () => {
+      const block =
+        '# Local databases of @svc/nest (svc dev: .svc/data, svc migrate: .svc/migrated)\n.svc/\n# Compiled by npm run test:smoke\n/dist-test\n';
       expect(host.exists('/.gitignore')).toBe(false);
       expect(readText(tree, '/.gitignore')).toBe(block);
       const ignoring = await nestNewTree('cjs');
@@ -148,6 +149,73 @@ describe('nest-add schematic', () => {
     expect(readText(tree, '/src/main.ts')).toContain('  configureSvcApp(app);\n  await app.listen(process.env.APP_PORT ?? process.env.PORT ?? 3100);\n}\nawait bootstrap();\n');
     expect(readText(tree, '/src/autogen/autogen.module.ts')).toContain("from './notes/note.entity.js';");
     expect((await nestAdd(tree)).actions).toEqual([]);
+  });
+
+  describe("the host's own test runner and linter (nest new's vitest and oxlint)", () => {
+    let esm: UnitTestTree;
+    let tree: UnitTestTree;
+    beforeEach(async () => {
+      esm = await nestNewTree('esm');
+      tree = await nestAdd(esm);
+    });
+
+    it('keeps the generated node:test files out of vitest, and runs the tests on an in-memory database', () => {
+      expect(readText(tree, '/vitest.config.e2e.ts')).toBe(
+        [
+          "import { defineConfig, configDefaults } from 'vitest/config';",
+          "import tsconfigPaths from 'vite-tsconfig-paths';",
+          '',
+          'export default defineConfig({',
+          '  plugins: [tsconfigPaths()],',
+          '  test: {',
+          '    globals: true,',
+          "    root: './',",
+          "    include: ['**/*.e2e-spec.ts'],",
+          "    exclude: [...configDefaults.exclude, 'src/autogen/**'],",
+          "    env: { PGLITE_DATA_DIR: 'memory' },",
+          '    hookTimeout: 60_000,',
+          '  },',
+          '});',
+          '',
+        ].join('\n'),
+      );
+      expect(readText(tree, '/vitest.config.ts')).toContain(
+        "    include: ['**/*.spec.ts'],\n    exclude: [...configDefaults.exclude, 'src/autogen/**'],\n    env: { PGLITE_DATA_DIR: 'memory' },\n    hookTimeout: 60_000,\n  },\n",
+      );
+    });
+
+    it('keeps oxlint away from the generated folders', () => {
+      expect(JSON.parse(readText(tree, '/.oxlintrc.json'))).toEqual({
+        ...JSON.parse(readText(esm, '/.oxlintrc.json')),
+        ignorePatterns: ['src/autogen/**', 'src/guards/**'],
+      });
+    });
+
+    it('adds test:smoke, which compiles the project and runs the smoke tests on node --test, and ignores its output', () => {
+      expect(JSON.parse(readText(tree, '/package.json')).scripts['test:smoke']).toBe(
+        'tsc -p tsconfig.json --outDir dist-test --rootDir . && node --test dist-test/src/autogen/e2e/smoke.e2e-spec.js',
+      );
+      expect(readText(tree, '/.gitignore')).toContain('\n# Compiled by npm run test:smoke\n/dist-test\n');
+    });
+
+    it('adds to an exclude and an env the configuration already has', async () => {
+      const host = await nestNewTree('esm');
+      host.overwrite(
+        '/vitest.config.e2e.ts',
+        "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { exclude: ['**/node_modules/**'], env: { TZ: 'UTC' }, hookTimeout: 5000 } });\n",
+      );
+      expect(readText(await nestAdd(host), '/vitest.config.e2e.ts')).toBe(
+        "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { exclude: ['**/node_modules/**', 'src/autogen/**'], env: { TZ: 'UTC', PGLITE_DATA_DIR: 'memory' }, hookTimeout: 5000 } });\n",
+      );
+    });
+
+    it('adds no test:smoke where a script already runs the smoke tests (svc init)', async () => {
+      const host = await nestNewTree('esm');
+      const pkg = JSON.parse(readText(host, '/package.json'));
+      pkg.scripts.test = 'tsc -p tsconfig.json --outDir dist-test && node --test dist-test/autogen/e2e/smoke.e2e-spec.js';
+      host.overwrite('/package.json', JSON.stringify(pkg, null, 2));
+      expect(JSON.parse(readText(await nestAdd(host), '/package.json')).scripts['test:smoke']).toBeUndefined();
+    });
   });
 
   it('keeps an existing .svcrc and generates its entities under its rootFolder', async () => {

@@ -6,11 +6,14 @@
  * 2. `<sourceRoot>/extensions/README.md` (the ownership boundary) when `extensions/` does not exist;
  * 3. `SvcModule.forRoot({ schema: svcSchema })` and `AutogenModule` in the app module's imports;
  * 4. `configureSvcApp(app)` and the `APP_PORT ?? PORT ?? 3100` port in `main.ts`;
- * 5. `svc:generate` / `svc:validate` scripts and the libraries generated code imports, in `package.json`;
+ * 5. `svc:generate` / `svc:validate` scripts, `test:smoke` (unless a script already runs the smoke
+ *    tests) and the libraries generated code imports, in `package.json`;
  * 6. `"collection": "@svc/nest"` in `nest-cli.json` (unless `--set-collection=false`);
- * 7. generated folders in `.prettierignore` (reformatting them would count as a hand edit);
- * 8. the `resource` schematic, generating the entities of `.svcrc`;
- * 9. the package manager when dependencies were added, unless `--skip-install`.
+ * 7. generated folders in `.prettierignore` (reformatting them would count as a hand edit), and in
+ *    `.oxlintrc.json`'s `ignorePatterns`;
+ * 8. the vitest configurations: generated tests excluded, tests on an in-memory database;
+ * 9. the `resource` schematic, generating the entities of `.svcrc`;
+ * 10. the package manager when dependencies were added, unless `--skip-install`.
  */
 import {
   apply,
@@ -31,6 +34,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { readModel } from '../resource/resource.factory';
 import type { NestAddSchema } from './nest-add.schema';
+import {
+  adaptVitestConfigs,
+  ignoreGeneratedInOxlint,
+  ignoreSmokeOutput,
+  runsSmokeTests,
+  SMOKE_SCRIPT,
+  smokeScript,
+} from './host-test-tooling';
 import { ignoreLocalData } from './ignore-local-data';
 import { addSvcToAppModule, configureMainFile } from './source-edits';
 
@@ -197,10 +208,14 @@ function updatePackageJson(options: Options): Rule {
     }
     const own = ownPackageJson();
     const scripts = { ...(pkg.scripts ?? {}) };
-    for (const [name, command] of Object.entries(SCRIPTS)) {
+    const root = generatedRoot(tree);
+    const wantedScripts: Record<string, string> = { ...SCRIPTS };
+    if (!runsSmokeTests(scripts, root) && tree.exists('tsconfig.json')) wantedScripts[SMOKE_SCRIPT] = smokeScript(root);
+    for (const [name, command] of Object.entries(wantedScripts)) {
       if (scripts[name] === undefined) scripts[name] = command;
       else if (scripts[name] !== command) context.logger.info(`package.json: kept your "${name}" script ("${scripts[name]}").`);
     }
+    if (scripts[SMOKE_SCRIPT] === smokeScript(root)) ignoreSmokeOutput(tree);
     const dependencies = { ...(pkg.dependencies ?? {}) };
     const declared = (name: string): boolean =>
       dependencies[name] !== undefined || pkg.devDependencies?.[name] !== undefined || pkg.peerDependencies?.[name] !== undefined;
@@ -239,10 +254,14 @@ function setNestCliCollection(options: Options): Rule {
   };
 }
 
+/** The folder `autogen/` and `guards/` are generated in: `rootFolder` of `.svcrc` (`src`). */
+function generatedRoot(tree: Tree): string {
+  return trimSlashes(readModel(tree, SVCRC).rootFolder);
+}
+
 function ignoreGeneratedFolders(): Rule {
   return (tree) => {
-    const model = readModel(tree, SVCRC);
-    const root = trimSlashes(model.rootFolder);
+    const root = generatedRoot(tree);
     const wanted = [`${root}/autogen/`, `${root}/guards/`].map((path) => path.replace(/^\.\//, ''));
     const before = tree.read('.prettierignore')?.toString('utf8');
     const lines = (before ?? '').split(/\r?\n/).map((entry) => entry.trim());
@@ -263,10 +282,12 @@ export function main(options: NestAddSchema): Rule {
       extensionsReadme(normalized),
       registerModules(normalized),
       configureMain(normalized),
+      ignoreLocalData(),
       updatePackageJson(normalized),
       normalized.setCollection ? setNestCliCollection(normalized) : noop(),
       ignoreGeneratedFolders(),
-      ignoreLocalData(),
+      (tree) => ignoreGeneratedInOxlint(generatedRoot(tree)),
+      (tree) => adaptVitestConfigs(generatedRoot(tree)),
       schematic('resource', {}),
     ]);
   };

@@ -8,7 +8,7 @@
  */
 import * as ts from 'typescript';
 
-interface Edit {
+export interface Edit {
   readonly at: number;
   /** Characters replaced from `at` (0 for an insertion). */
   readonly length: number;
@@ -20,17 +20,17 @@ export interface EditResult {
   readonly warnings: readonly string[];
 }
 
-function applyEdits(text: string, edits: readonly Edit[]): string {
+export function applyEdits(text: string, edits: readonly Edit[]): string {
   return [...edits]
     .sort((a, b) => b.at - a.at)
     .reduce((result, edit) => result.slice(0, edit.at) + edit.text + result.slice(edit.at + edit.length), text);
 }
 
-function parse(fileName: string, text: string): ts.SourceFile {
+export function parse(fileName: string, text: string): ts.SourceFile {
   return ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
 }
 
-function lineIndent(text: string, position: number): string {
+export function lineIndent(text: string, position: number): string {
   const start = text.lastIndexOf('\n', position - 1) + 1;
   return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
 }
@@ -73,7 +73,7 @@ function importEdit(source: ts.SourceFile, wanted: readonly string[], module: st
   return { at: 0, length: 0, text: `${statement}\n` };
 }
 
-function importEdits(source: ts.SourceFile, wanted: readonly (readonly [name: string, module: string])[]): Edit[] {
+export function importEdits(source: ts.SourceFile, wanted: readonly (readonly [name: string, module: string])[]): Edit[] {
   // Two insertions at the same anchor keep their order: later ones go after earlier ones.
   const edits: Edit[] = [];
   const byModule = new Map<string, string[]>();
@@ -106,12 +106,13 @@ function moduleDecoratorArgument(source: ts.SourceFile): { call: ts.CallExpressi
   return candidates.find((candidate) => candidate.className === 'AppModule') ?? candidates[0] ?? null;
 }
 
-/** Appends `items` to an array literal, keeping its one-line or one-per-line layout. */
-function appendToArray(text: string, array: ts.ArrayLiteralExpression, items: readonly string[]): Edit {
-  const elements = array.elements;
-  const inner = text.slice(array.getStart() + 1, array.getEnd() - 1);
+/** Appends `items` to an array or object literal, keeping its one-line or one-per-line layout. */
+export function appendToLiteral(text: string, literal: ts.ArrayLiteralExpression | ts.ObjectLiteralExpression, items: readonly string[]): Edit {
+  const elements = ts.isArrayLiteralExpression(literal) ? literal.elements : literal.properties;
+  const inner = text.slice(literal.getStart() + 1, literal.getEnd() - 1);
   if (elements.length === 0) {
-    return { at: array.getStart(), length: array.getEnd() - array.getStart(), text: `[${items.join(', ')}]` };
+    const list = ts.isArrayLiteralExpression(literal) ? `[${items.join(', ')}]` : `{ ${items.join(', ')} }`;
+    return { at: literal.getStart(), length: literal.getEnd() - literal.getStart(), text: list };
   }
   const last = elements[elements.length - 1];
   if (!inner.includes('\n')) return { at: last.getEnd(), length: 0, text: `, ${items.join(', ')}` };
@@ -165,7 +166,7 @@ export function addSvcToAppModule(fileName: string, text: string, modules: AppMo
         const identifier = item.split(/[.(]/)[0];
         return !present.some((element) => new RegExp(`\\b${identifier}\\b`).test(element));
       });
-      if (missing.length > 0) edits.push(appendToArray(text, property.initializer, missing));
+      if (missing.length > 0) edits.push(appendToLiteral(text, property.initializer, missing));
     } else {
       return {
         text,

@@ -59,8 +59,13 @@ export interface GenerationPlan {
 export interface PlanOptions extends EmitOptions {
   /** Source root, relative to the project root. */
   readonly sourceRoot: string;
-  /** Only this entity's files (plus the shared ones); every entity when absent. */
+  /** Only this entity's files (plus the shared ones and those of `related`); every entity when absent. */
   readonly entity?: EntityModel;
+  /**
+   * With `entity`: the entities whose files its relations change (the inverse side of a relation
+   * added or removed), generated with it so that the project keeps compiling.
+   */
+  readonly related?: readonly EntityModel[];
   /** The `.svcrc` as written (parsed JSON), embedded as `svc.schema.ts`. */
   readonly raw: unknown;
   /** The app's HTTP platform, which the smoke tests start it on. Default `express`. */
@@ -85,7 +90,7 @@ export function buildPlan(model: ServiceModel, options: PlanOptions): Generation
     scaffolds.push({ path: posix.join(extensionsDir, entity.route, `${entity.fileName}.${kind}.ts`), content });
   };
 
-  const entities = options.entity === undefined ? model.entities : [options.entity];
+  const entities = options.entity === undefined ? model.entities : [options.entity, ...(options.related ?? [])];
   for (const entity of entities) {
     const ctx = { model, entity, importExtension: options.importExtension };
     add(posix.join(autogenDir, `${entityFileStem(entity, 'entity')}.ts`), emitEntity(ctx));
@@ -104,7 +109,7 @@ export function buildPlan(model: ServiceModel, options: PlanOptions): Generation
   add(posix.join(autogenDir, 'index.ts'), emitBarrel(model, options));
   const smokeDir = posix.join(autogenDir, 'e2e');
   for (const entity of smokeEntities(model)) {
-    if (options.entity === undefined || options.entity === entity) {
+    if (options.entity === undefined || entities.includes(entity)) {
       add(posix.join(smokeDir, `${smokeSpecName(entity)}.ts`), emitSmokeSpec(model, entity, options));
     }
   }

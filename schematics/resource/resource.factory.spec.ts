@@ -183,16 +183,20 @@ describe('resource schematic', () => {
   });
 
   describe('--entity', () => {
-    it.each(['Task', 'task', 'TASK', 'tasks'])('generates one entity named %s, plus the shared files', async (name) => {
+    it.each(['Task', 'task', 'TASK', 'tasks'])('generates one entity named %s, plus the shared files and the entities its relations reach', async (name) => {
       const tree = await generate(host, goldenSvcrc, { entity: name });
+      const filesOf = (route: string, fileName: string): string[] =>
+        ['controller.base', 'dto', 'entity', 'service.base'].map((kind) => `/src/autogen/${route}/${fileName}.${kind}.ts`);
+      // Task belongs to a Project and has Comments: both hold the inverse side of a relation.
       expect(generatedUnder(tree, '/src/autogen/').filter((path) => path.split('/').length > 4)).toEqual([
+        ...filesOf('comments', 'comment'),
+        '/src/autogen/e2e/comments.e2e-spec.ts',
+        '/src/autogen/e2e/projects.e2e-spec.ts',
         '/src/autogen/e2e/smoke-app.ts',
         '/src/autogen/e2e/smoke.e2e-spec.ts',
         '/src/autogen/e2e/tasks.e2e-spec.ts',
-        '/src/autogen/tasks/task.controller.base.ts',
-        '/src/autogen/tasks/task.dto.ts',
-        '/src/autogen/tasks/task.entity.ts',
-        '/src/autogen/tasks/task.service.base.ts',
+        ...filesOf('projects', 'project'),
+        ...filesOf('tasks', 'task'),
       ]);
       for (const shared of ['autogen.module.ts', 'svc.schema.ts', 'index.ts', '.svc-manifest.json']) {
         expect(tree.exists(`/src/autogen/${shared}`)).toBe(true);

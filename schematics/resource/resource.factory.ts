@@ -22,6 +22,7 @@ import type { EntityModel, ServiceModel } from '../../lib/schema/model';
 import { toKebabCase } from '../../lib/schema/naming';
 import { parseSvcrc } from '../../lib/schema/parse-svcrc';
 import { formatProblemPath } from '../../lib/schema/svcrc.errors';
+import { entityFileStem } from './emit/emit-context';
 import type { SmokePlatform } from './emit/smoke.emitter';
 import { buildPlan, type GenerationPlan, nameCollisions } from './plan';
 import type { ResourceSchema } from './resource.schema';
@@ -59,6 +60,23 @@ export function selectEntity(model: ServiceModel, wanted: string): EntityModel {
     throw new SchematicsException(`Unknown entity "${wanted}" in .svcrc. Known entities: ${known}.`);
   }
   return found;
+}
+
+/**
+ * The other entities whose generated files change with `entity`'s relations: those its relations
+ * reach (which hold the inverse side), and those whose generated entity file still imports it (a
+ * relation removed from `.svcrc`). Generating `entity` alone would leave them referring to
+ * properties it no longer has, or lacking the ones it refers to.
+ */
+function relatedEntities(tree: Tree, model: ServiceModel, entity: EntityModel, autogenDir: string, importExtension: string): EntityModel[] {
+  const reached = new Set(entity.relations.map((relation) => relation.target));
+  const importLine = `/${entityFileStem(entity, 'entity')}${importExtension}';`;
+  return model.entities.filter((other) => {
+    if (other === entity) return false;
+    if (reached.has(other.name)) return true;
+    const file = tree.read(posix.join(autogenDir, `${entityFileStem(other, 'entity')}.ts`))?.toString('utf8');
+    return file !== undefined && file.includes(importLine);
+  });
 }
 
 interface HostManifest {
@@ -109,14 +127,13 @@ function normalizeOptions(options: ResourceSchema, tree: Tree, context: Schemati
   const schemaDir = posix.dirname(schemaPath);
   const sourceRoot = options.sourceRoot ?? posix.join(schemaDir, model.rootFolder);
   const manifest = hostManifest(tree, schemaDir);
-  const plan = buildPlan(model, {
-    sourceRoot,
-    entity,
-    raw,
-    // Relative imports need `.js` in ECMAScript-module projects.
-    importExtension: manifest.type === 'module' ? '.js' : '',
-    platform: hostPlatform(manifest),
-  });
+  // Relative imports need `.js` in ECMAScript-module projects.
+  const importExtension = manifest.type === 'module' ? '.js' : '';
+  const related = entity === undefined ? [] : relatedEntities(tree, model, entity, posix.join(sourceRoot, 'autogen'), importExtension);
+  if (entity !== undefined && related.length > 0) {
+    context.logger.info(`${entity.name} is related to ${related.map((other) => other.name).join(', ')}: generating their files too.`);
+  }
+  const plan = buildPlan(model, { sourceRoot, entity, related, raw, importExtension, platform: hostPlatform(manifest) });
   return { model, plan, sync: { force: options.force === true || workflowForce(context), removeOrphans: entity === undefined } };
 }
 

@@ -2,7 +2,7 @@
 export interface ResourceSchema {
   /** Entity to generate, like `entity` (`nest g` passes it kebab-cased). Every entity when absent. */
   name?: string;
-  /** Entity to generate: its files plus the shared module, model and index. Every entity when absent. */
+  /** Entity to generate: its files, those of the entities its relations reach, and the shared module, model and index. Every entity when absent. */
   entity?: string;
   /**
    * Path of the `.svcrc` file in the project.

@@ -124,12 +124,15 @@ describe('svc generate', () => {
     expect(existsSync(join(dir, 'src'))).toBe(false);
   });
 
-  it('generates a single entity with --entity', () => {
-    project();
+  it('generates a single entity with --entity, plus the entities its relations reach', () => {
+    project({ ...TASKS, entities: [...TASKS.entities, { name: 'Tag', fields: [{ name: 'label', type: 'text' }] }] });
     const run = svc(dir, ['generate', '--entity', 'Project']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('CREATE src/autogen/projects/project.entity.ts');
-    expect(run.stdout).not.toContain('tasks/');
+    // Project's entity file holds the inverse side of Task.project: without Task's files it would not compile.
+    expect(run.stdout).toContain('Project is related to Task: generating their files too.');
+    expect(run.stdout).toContain('CREATE src/autogen/tasks/task.entity.ts');
+    expect(run.stdout).not.toContain('tags/');
     expect(run.stdout).toContain('✔ Generated entity Project:');
   });
 

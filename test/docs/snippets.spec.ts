@@ -14,6 +14,7 @@ import { COMMANDS } from '../../cli/commands';
 import { buildProgram } from '../../cli/program';
 import type { SvcCommand } from '../../cli/svc-command';
 import { packageJson } from '../../cli/templates/project-files';
+import { SMOKE_SCRIPT } from '../../schematics/nest-add/host-test-tooling';
 import { assertBuilt, svc, tempDir } from '../cli/generate.helpers';
 import { codeBlocks, markdownPages, ROOT, type CodeBlock } from './markdown';
 
@@ -241,6 +242,9 @@ const APP_SCRIPTS = Object.keys(
   ).scripts,
 );
 
+/** What `nest add @svc/nest` adds to the scripts of a `nest new` project. */
+const NEST_ADD_SCRIPTS = [SMOKE_SCRIPT];
+
 async function commandProblem(words: string[]): Promise<string | undefined> {
   const svcArgs = svcArguments(words);
   if (svcArgs) return svcParses(svcArgs);
@@ -249,7 +253,7 @@ async function commandProblem(words: string[]): Promise<string | undefined> {
   if (tool === 'npm') {
     if (['ci', 'install', 'i', 'pack', 'test'].includes(sub)) return undefined;
     if (sub === 'run') {
-      return ROOT_SCRIPTS.includes(script) || APP_SCRIPTS.includes(script) ? undefined : `npm run ${script}: no such script`;
+      return [...ROOT_SCRIPTS, ...APP_SCRIPTS, ...NEST_ADD_SCRIPTS].includes(script) ? undefined : `npm run ${script}: no such script`;
     }
     return `npm ${sub}: not checked`;
   }

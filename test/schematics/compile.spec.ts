@@ -10,6 +10,7 @@ jest.mock('ora', () => ({ __esModule: true, default: () => ({}) }));
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as ts from 'typescript';
+import type { UnitTestTree } from '@angular-devkit/schematics/testing';
 import { committedTree, nestNewTree, REPO_ROOT, testRunner } from './helpers';
 
 const FULL_SVCRC = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'svcrc', 'full.svcrc'), 'utf8');
@@ -20,7 +21,10 @@ async function writeHostApp(kind: 'cjs' | 'esm'): Promise<{ dir: string; files: 
   const host = committedTree(await nestNewTree(kind));
   host.create('/.svcrc', FULL_SVCRC);
   const tree = await testRunner().runSchematic('nest-add', { skipInstall: true }, host);
-  const dir = join(WORK_DIR, kind);
+  return writeTree(tree, join(WORK_DIR, kind));
+}
+
+function writeTree(tree: UnitTestTree, dir: string): { dir: string; files: string[] } {
   rmSync(dir, { recursive: true, force: true });
   const files: string[] = [];
   for (const path of tree.files) {
@@ -67,6 +71,23 @@ describe('generated code compiles with tsc --strict', () => {
   it.each(['cjs', 'esm'] as const)('in a %s host set up by nest-add, for test/fixtures/svcrc/full.svcrc', async (kind) => {
     const { dir, files } = await writeHostApp(kind);
     expect(files.filter((file) => file.includes('/autogen/')).length).toBeGreaterThan(25);
+    expect(diagnose(dir, files)).toEqual([]);
+  }, 120000);
+
+  const NOTE = { name: 'Note', fields: [{ name: 'title', type: 'text' }] };
+  const TASK = { name: 'Task', fields: [{ name: 'label', type: 'text' }] };
+  const svcrcOf = (entities: object[], relationships: object[]): string => JSON.stringify({ version: 2, entities, relationships }, null, 2);
+
+  it.each([
+    ['a new entity with a ManyToOne to an existing one', svcrcOf([NOTE], []), svcrcOf([NOTE, TASK], [{ from: 'Task', to: 'Note', type: 'ManyToOne' }])],
+    ['a relationship removed', svcrcOf([NOTE, TASK], [{ from: 'Task', to: 'Note', type: 'ManyToOne' }]), svcrcOf([NOTE, TASK], [])],
+  ])('after nest g svc-resource task, for %s', async (_case, before, after) => {
+    const host = committedTree(await nestNewTree('esm'));
+    host.create('/.svcrc', before);
+    const added = committedTree(await testRunner().runSchematic('nest-add', { skipInstall: true }, host));
+    added.overwrite('/.svcrc', after);
+    const tree = await testRunner().runSchematic('svc-resource', { name: 'task' }, added);
+    const { dir, files } = writeTree(tree, join(WORK_DIR, 'one-entity'));
     expect(diagnose(dir, files)).toEqual([]);
   }, 120000);
 });

@@ -1,0 +1,107 @@
+/**
+ * Nest's own path, as a Nest user walks it, from an empty folder: `nest new` (the @nestjs/cli
+ * version this package supports: its devDependency), the packed package installed and set up the
+ * documented way (`npm i ./svc-nest-<version>.tgz && nest add @svc/nest --skip-install`), an
+ * entity with a relation to the starter one through `nest g svc-resource`, then the scripts
+ * `nest new` wrote (`build`, `test`, `test:e2e`, `lint`), the smoke tests (`test:smoke`), and
+ * `svc dev` up to a first 200 — with `test:e2e` run again while it holds the database folder.
+ *
+ * Installs from the npm registry into a temporary folder (npm's cache included): slow, one project.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { assertBuilt, cleanEnv, freePort, http, readJson, ROOT, start, stop, tempDir, waitFor, writeJson, type Running } from './generate.helpers';
+import { packRepository } from '../support/pack';
+
+const NEST = join(ROOT, 'node_modules', '@nestjs', 'cli', 'bin', 'nest.js');
+const STEP_TIMEOUT_MS = 600_000;
+
+let work: string;
+let tarball: string;
+let project: string;
+let dev: Running | undefined;
+
+/** The environment of a person's shell: no test-runner variables, npm's cache in the temporary folder. */
+function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = cleanEnv({ npm_config_cache: join(work, 'npm-cache'), npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra });
+  delete env.NODE_ENV;
+  return env;
+}
+
+/** Runs a command as typed in the project (or `cwd`); fails with its output unless it exits 0. */
+function run(command: string, args: string[], cwd = project): string {
+  const result = spawnSync(command, args, { cwd, env: userEnv(), encoding: 'utf8', timeout: STEP_TIMEOUT_MS });
+  const output = `${result.stdout}\n${result.stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal}):\n${output}`);
+  return output;
+}
+
+const nest = (args: string[], cwd = project): string => run(process.execPath, [NEST, ...args], cwd);
+const npm = (args: string[]): string => run('npm', args);
+
+beforeAll(async () => {
+  assertBuilt();
+  work = tempDir('nest-new');
+  mkdirSync(join(work, 'pkg'));
+  tarball = await packRepository(join(work, 'pkg'));
+}, 300_000);
+afterAll(async () => {
+  await stop(dev, 'SIGINT');
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('nest new, nest add @svc/nest, nest g svc-resource, then the project as nest new wrote it', () => {
+  it('nest new writes an ECMAScript-module project with top-level await', () => {
+    const empty = join(work, 'projects');
+    mkdirSync(empty);
+    nest(['new', 'todo', '--package-manager', 'npm', '--skip-git'], empty);
+    project = join(empty, 'todo');
+    expect(readJson(join(project, 'package.json')).type).toBe('module');
+    expect(readFileSync(join(project, 'src', 'main.ts'), 'utf8')).toContain('\nawait bootstrap();');
+  }, STEP_TIMEOUT_MS);
+
+  it('npm i <tarball> && nest add @svc/nest --skip-install sets it up', () => {
+    npm(['install', tarball]);
+    const output = nest(['add', '@svc/nest', '--skip-install']);
+    expect(output).toContain('CREATE .svcrc');
+    expect(output).toContain('UPDATE src/app.module.ts');
+    expect(readJson(join(project, 'nest-cli.json')).collection).toBe('@svc/nest');
+  }, STEP_TIMEOUT_MS);
+
+  it('nest g svc-resource task, for a Task that belongs to the starter Note, also gives Note its tasks', () => {
+    const svcrc = readJson(join(project, '.svcrc'));
+    svcrc.entities.push({ name: 'Task', fields: [{ name: 'label', type: 'text' }, { name: 'done', type: 'boolean', default: false }] });
+    svcrc.relationships.push({ from: 'Task', to: 'Note', type: 'ManyToOne' });
+    writeJson(join(project, '.svcrc'), svcrc);
+    // nest g exits 0 even when the schematic fails: what it wrote tells.
+    const output = nest(['g', 'svc-resource', 'task']);
+    expect(output).toContain('CREATE src/autogen/tasks/task.entity.ts');
+    expect(output).toContain('UPDATE src/autogen/notes/note.entity.ts');
+    expect(readFileSync(join(project, 'src/autogen/notes/note.entity.ts'), 'utf8')).toContain('tasks?: Task[];');
+  }, STEP_TIMEOUT_MS);
+
+  it.each([['build'], ['test'], ['test:e2e'], ['lint'], ['test:smoke']])('npm run %s passes', (script) => {
+    npm(['run', script]);
+  }, STEP_TIMEOUT_MS);
+
+  it('svc dev starts the app, and test:e2e still passes while it runs', async () => {
+    const port = await freePort();
+    dev = start(join(project, 'node_modules', '.bin', 'svc'), ['dev', '--port', String(port)], project, userEnv());
+    const running = dev;
+    const first = await waitFor(
+      `a first 200 from svc dev on port ${port}`,
+      async () => {
+        const response = await http(port, 'GET', '/tasks').catch(() => undefined);
+        return response?.status === 200 ? response : undefined;
+      },
+      STEP_TIMEOUT_MS / 2,
+      running.output,
+    );
+    expect(first.body).toEqual([]);
+    expect(running.output()).toContain(`✔ Ready on http://localhost:${port}`);
+    npm(['run', 'test:e2e']);
+    running.child.kill('SIGINT');
+    expect(await running.exit).toBe(0);
+  }, STEP_TIMEOUT_MS);
+});
