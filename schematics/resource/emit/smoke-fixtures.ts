@@ -154,7 +154,7 @@ function unreachableCreate(model: ServiceModel, entity: EntityModel): string | u
 /** The setup of `target`'s smoke test, or why its create step cannot be built. */
 export function smokeSetup(model: ServiceModel, target: EntityModel): SmokeSetup {
   const steps: SetupStep[] = [];
-  let authorized = '{}';
+  let authorized = '[]';
   const created = new Map<string, string>();
   const claims = new Map<string, Expression>();
   const placeholders = new Set<string>();
@@ -178,7 +178,9 @@ export function smokeSetup(model: ServiceModel, target: EntityModel): SmokeSetup
       return null;
     }
     const relation = column.kind === 'foreignKey' ? holder.relations.find((candidate) => candidate.name === column.relation) : undefined;
-    const value = relation === undefined ? constantTenant(column) : `${createRow(findEntity(model, relation.target))}.id`;
+    // The tenant is a row: the one the foreign key names, or the holder itself when the path ends at its id (`team.id`).
+    const tenantRow = relation !== undefined ? findEntity(model, relation.target) : column.kind === 'primary' ? holder : undefined;
+    const value = tenantRow === undefined ? constantTenant(column) : `${createRow(tenantRow)}.id`;
     claims.set(claim, value);
     placeholders.delete(claim);
     return value;
