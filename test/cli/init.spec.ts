@@ -253,7 +253,7 @@ describe('svc init: the project', () => {
     for (const words of ['# demo', 'npx svc dev', 'npx svc schema validate', 'npx svc generate', 'src/extensions/', 'npx svc migrate']) {
       expect(readme).toContain(words);
     }
-    expect(text('src/extensions/README.md')).toContain('`svc generate` never changes or deletes anything');
+    expect(text('src/extensions/README.md')).toContain('`svc generate` creates each entity');
   });
 
   it('compiles with the strict tsconfig, without the smoke tests in dist/', () => {
