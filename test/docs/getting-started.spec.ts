@@ -95,10 +95,7 @@ afterAll(async () => {
 
 describe(PAGE, () => {
   it('has a tour that starts with svc init, runs svc dev, queries, changes the schema and adds auth', () => {
-    const commands = tour()
-      .filter((step) => step.kind === 'run')
-      .map((step) => step.block.code)
-      .join('\n');
+    const commands = tour().filter((step) => step.kind === 'run').map((step) => step.block.code).join('\n');
     expect(commands).toContain('svc init --name todo-api --skip-platform');
     expect(commands).toContain('npx svc dev');
     expect(commands).toContain('curl');
@@ -123,12 +120,7 @@ describe(PAGE, () => {
         writeFileSync(join(cwd, file), `${block.code}\n`);
         // svc dev regenerates, restarts, and the compiler checks the whole project: wait for all three, as a
         // user waits for the terminal to settle, so that no restart is still to come.
-        await waitFor(
-          `${at}: svc dev to settle after writing ${file}`,
-          async () => (settled(dev!.output().slice(before)) ? true : undefined),
-          180_000,
-          () => dev?.output() ?? '',
-        );
+        await waitFor(`${at}: svc dev to settle after writing ${file}`, async () => (settled(dev!.output().slice(before)) ? true : undefined), 180_000, () => dev?.output() ?? '');
         await waitForHealth(Number(port), () => dev?.output() ?? '', 60_000);
         continue;
       }
@@ -136,10 +128,7 @@ describe(PAGE, () => {
         expect({ at, output: JSON.parse(last) as unknown }).toMatchObject({ at, output: JSON.parse(block.code) as object });
         continue;
       }
-      for (const line of block.code
-        .split('\n')
-        .map((text) => text.trim())
-        .filter(Boolean)) {
+      for (const line of block.code.split('\n').map((text) => text.trim()).filter(Boolean)) {
         const command = line.replaceAll(`localhost:${DOC_PORT}`, `localhost:${port}`);
         const cd = /^cd (\S+)$/.exec(command);
         if (cd) {
@@ -164,16 +153,8 @@ describe(PAGE, () => {
     // The tutorial ends green: the generated app's own checks pass on the page's last .svcrc, as written.
     for (const script of ['test', 'run lint']) {
       const result = spawnSync('bash', ['-c', `npm ${script}`], { cwd, env, encoding: 'utf8', timeout: 600_000 });
-      const output = `${result.stdout}\n${result.stderr}`;
-      const failed =
-        result.status === 0
-          ? {}
-          : {
-              errors: output
-                .split('\n')
-                .filter((line) => /error|not ok/i.test(line))
-                .slice(0, 30),
-            };
+      const lines = `${result.stdout}\n${result.stderr}`.split('\n');
+      const failed = result.status === 0 ? {} : { errors: lines.filter((line) => /error|not ok/i.test(line)).slice(0, 30) };
       expect({ script: `npm ${script}`, code: result.status, ...failed }).toEqual({ script: `npm ${script}`, code: 0 });
     }
   }, 1_800_000);
