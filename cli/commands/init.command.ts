@@ -5,7 +5,7 @@
  */
 import { logging } from '@angular-devkit/core';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { loginExpired, readLogin } from '../platform/credentials-store';
 import { readOwnManifest } from '../project/own-package';
 import { npmCommand, runToCompletion } from '../project/processes';
@@ -25,7 +25,7 @@ import {
   TSCONFIG,
   TSCONFIG_BUILD,
 } from '../templates/project-files';
-import { composeYaml, DOCKERFILE, DOCKERIGNORE, SCALE_ENV_EXAMPLE } from '../templates/deployment-files';
+import { composeYaml, dockerfile, DOCKERIGNORE, SCALE_ENV_EXAMPLE } from '../templates/deployment-files';
 import { defineCommand, type CliIo } from '../svc-command';
 
 interface InitOptions {
@@ -46,13 +46,18 @@ function fail(io: CliIo, message: string): number {
 
 export class PackageSpecError extends Error {}
 
-/** The `@svc/nest` dependency: a local tarball or folder as an absolute `file:` spec, else a version range. */
-export function svcPackageSpec(option: string | undefined, version: string): string {
+/**
+ * The `@svc/nest` dependency: a local tarball or folder as a `file:` spec relative to the project (npm
+ * resolves it from package.json's folder, so the project and the package can move together), else a
+ * version range.
+ */
+export function svcPackageSpec(option: string | undefined, version: string, projectDir: string): string {
   if (option === undefined || option.trim() === '') return `^${version}`;
   const value = option.trim();
   const asPath = resolve(value);
-  if (existsSync(asPath)) return `file:${asPath}`;
-  if (value.startsWith('file:')) return `file:${resolve(value.slice('file:'.length))}`;
+  const fromProject = (path: string): string => `file:${relative(projectDir, path).split(sep).join('/') || '.'}`;
+  if (existsSync(asPath)) return fromProject(asPath);
+  if (value.startsWith('file:')) return fromProject(resolve(value.slice('file:'.length)));
   if (/^[./~]/.test(value) || /\.(tgz|tar\.gz)$/.test(value)) {
     throw new PackageSpecError(`--package ${value}: no such file or folder (${asPath})`);
   }
@@ -120,7 +125,7 @@ export const initCommand = defineCommand<InitOptions>({
     const own = readOwnManifest();
     let spec: string;
     try {
-      spec = svcPackageSpec(options.package, own.version ?? '0.0.0');
+      spec = svcPackageSpec(options.package, own.version ?? '0.0.0', dir);
     } catch (error) {
       if (error instanceof PackageSpecError) return fail(io, error.message);
       throw error;
@@ -143,7 +148,7 @@ export const initCommand = defineCommand<InitOptions>({
       'eslint.config.mjs': ESLINT_CONFIG,
       '.env.example': ENV_EXAMPLE + SCALE_ENV_EXAMPLE,
       'README.md': readme(name),
-      Dockerfile: DOCKERFILE,
+      Dockerfile: dockerfile(spec),
       '.dockerignore': DOCKERIGNORE,
       'compose.yaml': composeYaml(name),
     };
@@ -187,8 +192,7 @@ export const initCommand = defineCommand<InitOptions>({
     const cd = shown === '.' ? '' : `  cd ${shown}\n`;
     io.out(
       `\nNext steps:\n${cd}${options.skipInstall === true ? '  npm install\n' : ''}` +
-        '  npx svc dev               # http://localhost:3100, OpenAPI page at /_docs\n' +
-        '  edit .svcrc, then: npx svc generate\n',
+        '  npx svc dev   # http://localhost:3100, OpenAPI page at /_docs; regenerates and restarts when you edit .svcrc\n',
     );
     return 0;
   },

@@ -13,12 +13,36 @@ export const SCALE_DEPENDENCIES = ['ioredis', 'nats'] as const;
 /** The port the service listens on in its container (`APP_PORT`). */
 export const CONTAINER_PORT = 3100;
 
-export const DOCKERFILE = `# syntax=docker/dockerfile:1
-# Build stage: every dependency, the compiled application. Also the image of the release step
+/**
+ * The \`Dockerfile\` for the \`@svc/nest\` dependency \`svcPackageSpec\`. The image build sees only the project
+ * folder: a local tarball inside it (\`file:svc-nest.tgz\`) is copied in before each \`npm ci\`; one outside it
+ * (\`svc init --package ../…\`) cannot be, and the file's first lines say what to do until the package is on
+ * the registry.
+ */
+export function dockerfile(svcPackageSpec: string): string {
+  const local = svcPackageSpec.startsWith('file:') ? svcPackageSpec.slice('file:'.length) : undefined;
+  if (local === undefined) return dockerfileWith('', '');
+  if (!local.startsWith('../') && local !== '..' && local.endsWith('.tgz')) {
+    return dockerfileWith(`COPY ${local} ./${local}\n`, `COPY --from=build /app/${local} ./${local}\n`);
+  }
+  const tarball = local.endsWith('.tgz') ? local : `<the tarball npm pack writes in ${local}>`;
+  const note = `# package.json takes @svc/nest from "${svcPackageSpec}", outside this folder, but the image
+# build sees only this folder. Until @svc/nest is on the npm registry, copy the tarball in:
+#   cp ${tarball} svc-nest.tgz && npm install ./svc-nest.tgz
+# then add "COPY svc-nest.tgz ./svc-nest.tgz" above the build stage's "COPY package*.json ./", and
+# "COPY --from=build /app/svc-nest.tgz ./svc-nest.tgz" above the runtime stage's one.
+# Once @svc/nest is published: npm install @svc/nest, and delete these lines.
+`;
+  return dockerfileWith('', '', note);
+}
+
+function dockerfileWith(buildCopy: string, runtimeCopy: string, note = ''): string {
+  return `# syntax=docker/dockerfile:1
+${note}# Build stage: every dependency, the compiled application. Also the image of the release step
 # (\`svc migrate run\`, see compose.yaml), which needs the CLI and the compiled migrations.
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
-COPY package*.json ./
+${buildCopy}COPY package*.json ./
 RUN if [ -f package-lock.json ]; then npm ci; else npm install; fi
 COPY . .
 RUN npm run build
@@ -28,7 +52,7 @@ FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production
 ENV APP_PORT=${CONTAINER_PORT}
 WORKDIR /app
-COPY --from=build /app/package*.json ./
+${runtimeCopy}COPY --from=build /app/package*.json ./
 RUN if [ -f package-lock.json ]; then npm ci --omit=dev; else npm install --omit=dev; fi && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
@@ -37,6 +61,7 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \\
   CMD node -e "fetch('http://127.0.0.1:' + process.env.APP_PORT + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 CMD ["node", "dist/main.js"]
 `;
+}
 
 export const DOCKERIGNORE = `node_modules
 dist
@@ -53,7 +78,7 @@ export function composeYaml(name: string): string {
   return `# docker compose up --build: PostgreSQL, Redis, NATS (JetStream), the migrations applied once
 # (service "migrate"), then two replicas of ${name} on ports 3100 and 3101.
 # Set JWT_SECRET (openssl rand -base64 48) when .svcrc declares "auth": production refuses to start without it.
-name: ${JSON.stringify(name)}
+name: '${name}'
 
 x-service-env: &service-env
   NODE_ENV: production
@@ -67,13 +92,13 @@ services:
     build: { context: ., target: runtime }
     environment:
       <<: *service-env
-      APP_PORT: "${CONTAINER_PORT}"
+      APP_PORT: '${CONTAINER_PORT}'
       # /health/ready answers 503 this long after SIGTERM before the instance drains.
-      SHUTDOWN_GRACE_MS: "5000"
+      SHUTDOWN_GRACE_MS: '5000'
     deploy:
       replicas: 2
     ports:
-      - "3100-3101:${CONTAINER_PORT}"
+      - '3100-3101:${CONTAINER_PORT}'
     stop_grace_period: 30s
     depends_on:
       migrate: { condition: service_completed_successfully }
@@ -82,7 +107,7 @@ services:
 
   migrate:
     build: { context: ., target: build }
-    command: ["npx", "svc", "migrate", "run"]
+    command: ['npx', 'svc', 'migrate', 'run']
     environment: *service-env
     depends_on:
       postgres: { condition: service_healthy }
@@ -96,20 +121,20 @@ services:
     volumes:
       - postgres-data:/var/lib/postgresql/data
     healthcheck:
-      test: ["CMD-SHELL", "pg_isready -U app -d ${database}"]
+      test: ['CMD-SHELL', 'pg_isready -U app -d ${database}']
       interval: 5s
       retries: 10
 
   redis:
     image: redis:7-alpine
     healthcheck:
-      test: ["CMD", "redis-cli", "ping"]
+      test: ['CMD', 'redis-cli', 'ping']
       interval: 5s
       retries: 10
 
   nats:
     image: nats:2.10-alpine
-    command: ["-js", "-sd", "/data"]
+    command: ['-js', '-sd', '/data']
     volumes:
       - nats-data:/data
 

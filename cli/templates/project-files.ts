@@ -281,17 +281,18 @@ of yours needs something the smoke tests do not send, set it in \`src/extensions
 1. Edit \`.svcrc\` (your editor completes it: it names its JSON Schema in \`$schema\`).
 2. \`npx svc schema validate\` (or \`npm run svc:validate\`): every problem, with its location.
 3. \`npx svc generate\` (or \`npm run svc:generate\`): rewrites \`src/autogen/\`; \`--dry-run\` shows the changes first.
+   While \`npx svc dev\` runs, it does this itself on every save of \`.svcrc\`, and restarts the app.
 4. Review the diff, then build and test.
 
 ## Where your code goes
 
-| Path | Owner |
-|---|---|
-| \`.svcrc\` | you: the generation contract |
-| \`src/autogen/\`, \`src/guards/\` | the generator: do not edit, regenerate |
-| \`src/extensions/\` | you: custom endpoints, hooks, business rules (see its README) |
-| \`src/migrations/\` | you: generate, review, commit |
-| \`src/app.module.ts\`, \`src/main.ts\` | you |
+| Path                               | Owner                                                         |
+| ---------------------------------- | ------------------------------------------------------------- |
+| \`.svcrc\`                           | you: the generation contract                                  |
+| \`src/autogen/\`, \`src/guards/\`      | the generator: do not edit, regenerate                        |
+| \`src/extensions/\`                  | you: custom endpoints, hooks, business rules (see its README) |
+| \`src/migrations/\`                  | you: generate, review, commit                                 |
+| \`src/app.module.ts\`, \`src/main.ts\` | you                                                           |
 
 A generated file edited by hand makes \`svc generate\` stop and name it (\`--force\` overwrites).
 

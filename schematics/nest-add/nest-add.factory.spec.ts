@@ -96,7 +96,7 @@ describe('nest-add schematic', () => {
     it('explains the ownership boundary in src/extensions/README.md', () => {
       const readme = readText(tree, '/src/extensions/README.md');
       expect(readme).toContain('# `src/extensions/` — your code');
-      expect(readme).toContain('`svc generate` never changes or deletes anything');
+      expect(readme).toContain('`svc generate` creates each entity');
       expect(readme).toContain('"http": false');
     });
 

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import {
   assertBuilt,
   build,
@@ -131,6 +131,9 @@ describe('svc init: the project', () => {
     }
     expect(stdout).toContain('Skipped npm install (--skip-install).');
     expect(stdout).toContain('  cd demo\n  npm install\n  npx svc dev');
+    // svc dev regenerates by itself: the next steps do not send a new user to svc generate.
+    expect(stdout).toContain('regenerates and restarts when you edit .svcrc');
+    expect(stdout).not.toContain('svc generate');
   });
 
   it('writes package.json with the scripts and the dependencies of a generated app', () => {
@@ -253,7 +256,7 @@ describe('svc init: the project', () => {
     for (const words of ['# demo', 'npx svc dev', 'npx svc schema validate', 'npx svc generate', 'src/extensions/', 'npx svc migrate']) {
       expect(readme).toContain(words);
     }
-    expect(text('src/extensions/README.md')).toContain('`svc generate` never changes or deletes anything');
+    expect(text('src/extensions/README.md')).toContain('`svc generate` creates each entity');
   });
 
   it('compiles with the strict tsconfig, without the smoke tests in dist/', () => {
@@ -310,6 +313,9 @@ describe('svc init: the project', () => {
       env: cleanEnv(),
     });
     expect(prettier.stdout + prettier.stderr).not.toContain('src/autogen/');
+    // A fresh project is Prettier-clean: every file it wrote is already formatted.
+    expect(prettier.stdout + prettier.stderr).toContain('All matched files use Prettier code style!');
+    expect(prettier.status).toBe(0);
   });
 });
 
@@ -396,19 +402,42 @@ describe('svc init: options', () => {
     expect(readJson(join(dir, 'shop/package.json')).name).toBe('shop');
   });
 
-  it('depends on a local tarball or folder through an absolute file: spec, and on a version range as given', () => {
+  it('depends on a local tarball or folder through a file: spec relative to the project, and on a version range as given', () => {
     const tarball = join(dir, 'svc-nest-9.9.9.tgz');
     writeFileSync(tarball, '');
     expect(init('a', '--skip-platform', '--skip-install', '--package', 'svc-nest-9.9.9.tgz').code).toBe(0);
-    expect(readJson(join(dir, 'a/package.json')).dependencies['@svc/nest']).toBe(`file:${tarball}`);
-    expect(init('b', '--skip-platform', '--skip-install', '--package', ROOT).code).toBe(0);
-    expect(readJson(join(dir, 'b/package.json')).dependencies['@svc/nest']).toBe(`file:${ROOT}`);
+    expect(readJson(join(dir, 'a/package.json')).dependencies['@svc/nest']).toBe('file:../svc-nest-9.9.9.tgz');
+    expect(init('services/b', '--skip-platform', '--skip-install', '--package', ROOT).code).toBe(0);
+    expect(readJson(join(dir, 'services/b/package.json')).dependencies['@svc/nest']).toBe(
+      `file:${relative(join(dir, 'services/b'), ROOT)}`,
+    );
+    expect(init('e', '--skip-platform', '--skip-install', '--package', 'file:./svc-nest-9.9.9.tgz').code).toBe(0);
+    expect(readJson(join(dir, 'e/package.json')).dependencies['@svc/nest']).toBe('file:../svc-nest-9.9.9.tgz');
     expect(init('c', '--skip-platform', '--skip-install', '--package', '@svc/nest@~0.1.0').code).toBe(0);
     expect(readJson(join(dir, 'c/package.json')).dependencies['@svc/nest']).toBe('~0.1.0');
     const missing = init('d', '--skip-platform', '--skip-install', '--package', './nope.tgz');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe(`✖ --package ./nope.tgz: no such file or folder (${join(dir, 'nope.tgz')})\n`);
     expect(existsSync(join(dir, 'd'))).toBe(false);
+  });
+
+  it('writes a Dockerfile that reaches a local @svc/nest tarball, or says what to do when the build cannot', () => {
+    // Inside the project (the build context): copied in before each npm ci, in both stages.
+    expect(init('inside', '--skip-platform', '--skip-install', '--package', 'file:inside/svc-nest.tgz').code).toBe(0);
+    expect(readJson(join(dir, 'inside/package.json')).dependencies['@svc/nest']).toBe('file:svc-nest.tgz');
+    const inside = readFileSync(join(dir, 'inside', 'Dockerfile'), 'utf8');
+    expect(inside).toContain('COPY svc-nest.tgz ./svc-nest.tgz\nCOPY package*.json ./\nRUN if [ -f package-lock.json ]; then npm ci;');
+    expect(inside).toContain('COPY --from=build /app/svc-nest.tgz ./svc-nest.tgz\nCOPY --from=build /app/package*.json ./\n');
+    // Outside it: the file's first lines say how to build the image until @svc/nest is published.
+    writeFileSync(join(dir, 'svc-nest-9.9.9.tgz'), '');
+    expect(init('outside', '--skip-platform', '--skip-install', '--package', 'svc-nest-9.9.9.tgz').code).toBe(0);
+    const outside = readFileSync(join(dir, 'outside', 'Dockerfile'), 'utf8');
+    expect(outside).toContain('# package.json takes @svc/nest from "file:../svc-nest-9.9.9.tgz", outside this folder');
+    expect(outside).toContain('#   cp ../svc-nest-9.9.9.tgz svc-nest.tgz && npm install ./svc-nest.tgz\n');
+    expect(outside).not.toMatch(/^COPY svc-nest/m);
+    // From the registry: neither.
+    expect(init('published', '--skip-platform', '--skip-install').code).toBe(0);
+    expect(readFileSync(join(dir, 'published', 'Dockerfile'), 'utf8')).not.toContain('svc-nest');
   });
 
   it('reports a failing npm install with exit code 1 and keeps the project', () => {

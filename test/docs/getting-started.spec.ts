@@ -2,7 +2,8 @@
  * docs/getting-started.md as a new user follows it: the package as `npm pack` builds it, then every
  * `bash tour` block run in order, as printed (a real `npm install` from the registry, `svc dev` on PGlite),
  * the `.svcrc` it prints written where it says, and the outputs it prints compared with what the commands answer
- * (what a printed output shows must be in the answer: `toMatchObject`).
+ * (what a printed output shows must be in the answer: `toMatchObject`), and at the end the generated app's own
+ * `npm test` (its smoke tests) and `npm run lint`, on the page's last `.svcrc`.
  * The only change: the port, 3100 in the page, is a free one (APP_PORT).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -148,5 +149,13 @@ describe(PAGE, () => {
       }
     }
     await dev?.stop();
-  }, 1_200_000);
+
+    // The tutorial ends green: the generated app's own checks pass on the page's last .svcrc, as written.
+    for (const script of ['test', 'run lint']) {
+      const result = spawnSync('bash', ['-c', `npm ${script}`], { cwd, env, encoding: 'utf8', timeout: 600_000 });
+      const lines = `${result.stdout}\n${result.stderr}`.split('\n');
+      const failed = result.status === 0 ? {} : { errors: lines.filter((line) => /error|not ok/i.test(line)).slice(0, 30) };
+      expect({ script: `npm ${script}`, code: result.status, ...failed }).toEqual({ script: `npm ${script}`, code: 0 });
+    }
+  }, 1_800_000);
 });

@@ -21,6 +21,8 @@ export interface CreationStep {
 /** `client.authorize({ ... })`: the claims the next requests' token carries, besides `sub`, `exp` and `roles`. */
 export interface AuthorizeStep {
   readonly claims: ReadonlyArray<readonly [claim: string, value: Expression]>;
+  /** Claims whose value names no row of the test: the guard wants the context, no rule reads its value. */
+  readonly placeholders: readonly string[];
 }
 
 export type SetupStep = ({ readonly kind: 'create' } & CreationStep) | ({ readonly kind: 'authorize' } & AuthorizeStep);
@@ -42,6 +44,11 @@ export type SmokeSetup =
 export const SMOKE_PASSWORD = 'smoke-Passw0rd-long-enough';
 
 class CannotBuild extends Error {}
+
+/** "a" or "an" before an entity name, by its first letter ("a User", "an Organization"). */
+export function article(name: string): string {
+  return /^[aeio]/i.test(name) ? 'an' : 'a';
+}
 
 /** The value of a required field in a create body. */
 export function fieldValue(field: FieldModel): Expression {
@@ -86,6 +93,7 @@ const TAKEN = new Set([
   'reread',
   'smokeClient',
   'stopSmokeApp',
+  't',
   'updated',
 ]);
 
@@ -103,24 +111,78 @@ function claimOf(contextKey: string, model: ServiceModel): string {
   return contextKey;
 }
 
+/** The identity entities of \`auth\`, as the runtime's identity rules (lib/scope/identity-rules.ts) find them. */
+type IdentityKind = 'user' | 'membership' | 'session' | 'organization';
+
+export function identityKind(model: ServiceModel, entity: EntityModel): IdentityKind | null {
+  const auth = model.auth;
+  if (auth === null || auth.userEntity === null) return null;
+  if (entity.name === auth.userEntity) return 'user';
+  if (entity.name === auth.accountUserEntity) return 'membership';
+  if (entity.name === auth.sessionEntity) return 'session';
+  for (const holder of [auth.accountUserEntity, auth.userEntity]) {
+    const relation = model.entities
+      .find((candidate) => candidate.name === holder)
+      ?.relations.find((candidate) => candidate.kind === 'many-to-one' && candidate.foreignKey === auth.organizationField);
+    if (relation !== undefined) return relation.target === entity.name ? 'organization' : null;
+  }
+  return null;
+}
+
+/**
+ * The organization column of a user or membership: an administrator writes it only with the
+ * organization of their own token, so the smoke test treats it as a tenant column.
+ */
+export function identityOrganizationColumn(model: ServiceModel, entity: EntityModel): ColumnModel | undefined {
+  const kind = identityKind(model, entity);
+  if (kind !== 'user' && kind !== 'membership') return undefined;
+  return entity.columns.find((column) => column.name === model.auth!.organizationField);
+}
+
+/** Why the smoke test cannot create a row of \`entity\` over HTTP, whatever its body; undefined when it can. */
+function unreachableCreate(model: ServiceModel, entity: EntityModel): string | undefined {
+  const route = `POST /${entity.route}`;
+  if (!entity.routes.includes('create')) return `${route} is turned off`;
+  const kind = identityKind(model, entity);
+  if (kind === 'session') return `${entity.name} records are created by logging in, not by ${route}`;
+  if (kind !== null && model.auth!.adminRoles.length === 0) {
+    return `${route} is for administrators (auth.adminRoles), and this .svcrc names no admin role`;
+  }
+  return undefined;
+}
+
 /** The setup of `target`'s smoke test, or why its create step cannot be built. */
 export function smokeSetup(model: ServiceModel, target: EntityModel): SmokeSetup {
   const steps: SetupStep[] = [];
-  let authorized = '{}';
+  let authorized = '[]';
   const created = new Map<string, string>();
   const claims = new Map<string, Expression>();
+  const placeholders = new Set<string>();
   const inProgress = new Set<string>();
 
-  const tenantValue = (entity: EntityModel, contextKey: string, fieldEntity: string, field: string): Expression => {
+  /** The value of a tenant claim, creating the row it names first; null for a row scoped by its own id, which needs none. */
+  const tenantValue = (entity: EntityModel, contextKey: string, fieldEntity: string, field: string): Expression | null => {
     const claim = claimOf(contextKey, model);
     const known = claims.get(claim);
-    if (known !== undefined) return known;
+    if (known !== undefined && !placeholders.has(claim)) return known;
     const holder = findEntity(model, fieldEntity);
     const column = holder.columns.find((candidate) => candidate.name === field);
     if (column === undefined) throw new CannotBuild(`scope field ${fieldEntity}.${field} of ${entity.name} is not a column`);
+    // A new row of an entity scoped by its own id (an organization) has no id yet, and its create needs no
+    // particular organization, only an organization context: a placeholder, never read as a row's id.
+    if (column.kind === 'primary' && holder === entity) {
+      if (known === undefined) {
+        claims.set(claim, constantTenant(column));
+        placeholders.add(claim);
+      }
+      return null;
+    }
     const relation = column.kind === 'foreignKey' ? holder.relations.find((candidate) => candidate.name === column.relation) : undefined;
-    const value = relation === undefined ? constantTenant(column) : `${createRow(findEntity(model, relation.target))}.id`;
+    // The tenant is a row: the one the foreign key names, or the holder itself when the path ends at its id (`team.id`).
+    const tenantRow = relation !== undefined ? findEntity(model, relation.target) : column.kind === 'primary' ? holder : undefined;
+    const value = tenantRow === undefined ? constantTenant(column) : `${createRow(tenantRow)}.id`;
     claims.set(claim, value);
+    placeholders.delete(claim);
     return value;
   };
 
@@ -128,14 +190,10 @@ export function smokeSetup(model: ServiceModel, target: EntityModel): SmokeSetup
     const existing = created.get(entity.name);
     if (existing !== undefined) return existing;
     if (inProgress.has(entity.name))
-      throw new CannotBuild(`creating a ${entity.name} needs a ${entity.name} first (a cycle of required relations)`);
-    if (!entity.routes.includes('create')) {
-      throw new CannotBuild(
-        entity === target
-          ? `POST /${entity.route} is turned off`
-          : `it needs a ${entity.name} first, and POST /${entity.route} is turned off`,
-      );
-    }
+      throw new CannotBuild(`creating ${article(entity.name)} ${entity.name} needs one first (a cycle of required relations)`);
+    const unreachable = unreachableCreate(model, entity);
+    if (unreachable !== undefined)
+      throw new CannotBuild(entity === target ? unreachable : `it needs ${article(entity.name)} ${entity.name} first, and ${unreachable}`);
     inProgress.add(entity.name);
     const direct = new Map<string, Expression | null>();
     // A row scoped through a relation is in scope only through its parent, even when the relation is optional.
@@ -144,6 +202,10 @@ export function smokeSetup(model: ServiceModel, target: EntityModel): SmokeSetup
       const value = tenantValue(entity, path.contextKey, path.fieldEntity, path.field);
       if (path.relations.length === 0) direct.set(path.field, entity.scope?.injectOnCreate === true ? null : value);
       else scopeRelations.add(path.relations[0]!);
+    }
+    const organization = identityOrganizationColumn(model, entity);
+    if (organization !== undefined && !direct.has(organization.name)) {
+      direct.set(organization.name, tenantValue(entity, model.auth!.organizationField, entity.name, organization.name));
     }
     const body: Array<readonly [string, Expression]> = [];
     for (const column of writableColumns(entity)) {
@@ -168,7 +230,7 @@ export function smokeSetup(model: ServiceModel, target: EntityModel): SmokeSetup
     if (model.auth !== null) {
       const current = [...claims];
       const text = JSON.stringify(current);
-      if (text !== authorized) steps.push({ kind: 'authorize', claims: current });
+      if (text !== authorized) steps.push({ kind: 'authorize', claims: current, placeholders: [...placeholders] });
       authorized = text;
     }
     steps.push({ kind: 'create', entity, variable, body });
@@ -182,12 +244,14 @@ export function smokeSetup(model: ServiceModel, target: EntityModel): SmokeSetup
     if (error instanceof CannotBuild) return { ok: false, reason: error.message };
     throw error;
   }
-  return { ok: true, steps, claims: model.auth === null ? [] : [...claims] };
+  return { ok: true, steps, claims: model.auth === null ? [] : [...claims].filter(([claim]) => !placeholders.has(claim)) };
 }
 
 /** A field the update step changes and reads back, with its new value; `undefined` when the entity has none. */
-export function updatedField(entity: EntityModel): { readonly name: string; readonly value: Expression } | undefined {
+export function updatedField(model: ServiceModel, entity: EntityModel): { readonly name: string; readonly value: Expression } | undefined {
   const scopeFields = new Set((entity.scope?.paths ?? []).filter((path) => path.relations.length === 0).map((path) => path.field));
+  const organization = identityOrganizationColumn(model, entity);
+  if (organization !== undefined) scopeFields.add(organization.name);
   const candidates = entity.fields.filter((field) => !field.isPassword && !field.isEmail && !scopeFields.has(field.name));
   for (const type of ['text', 'integer', 'boolean', 'enum'] as const) {
     const field = candidates.find((candidate) => candidate.type === type);

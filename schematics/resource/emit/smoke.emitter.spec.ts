@@ -49,4 +49,68 @@ describe('emitSmokeSpec', () => {
     expect(spec).not.toContain('client.remove');
     expect(spec).toContain("from './smoke-app.js';");
   });
+
+  const TUTORIAL = {
+    auth: { userEntity: 'User', organizationField: 'organizationId', adminRoles: ['owner'], globalGuards: true },
+    entities: [
+      { name: 'Organization', fields: [{ name: 'name', type: 'text', unique: true }] },
+      {
+        name: 'User',
+        fields: [
+          { name: 'email', type: 'text', unique: true, is_email: true },
+          { name: 'password', type: 'text' },
+        ],
+      },
+      { name: 'Project', fields: [{ name: 'name', type: 'text' }], scopeBy: 'organizationId' },
+    ],
+    relationships: [
+      { from: 'Project', to: 'Organization', type: 'ManyToOne' },
+      { from: 'User', to: 'Organization', type: 'ManyToOne', nullable: false },
+    ],
+  };
+
+  it('signs the token of a user it creates for the organization it created, never for a fixed id', () => {
+    const app = model(TUTORIAL);
+    const spec = emitSmokeSpec(app, findEntity(app, 'User'), { importExtension: '' });
+    const lines = spec.split('\n').map((line) => line.trim());
+    const organization = lines.indexOf("const organization = await client.create('/organizations', { name: client.text('name') });");
+    expect(organization).toBeGreaterThan(0);
+    expect(lines[organization + 1]).toBe('client.authorize({ organizationId: organization.id });');
+    expect(lines[organization + 2]).toBe("const created = await client.create('/users', {");
+    expect(spec).toContain('organizationId: organization.id,');
+    expect(spec).toContain('client.authorize({ organizationId: organization.id, sub: created.id });');
+    // The organization's own create needs an organization context, not a particular one: said so where it is signed.
+    expect(lines[organization - 1]).toBe('client.authorize({ organizationId: 1 });');
+    expect(lines[organization - 2]).toMatch(/^\/\/ Any organizationId will do/);
+  });
+
+  it('skips, saying why, identities only an administrator creates when auth.adminRoles is empty', () => {
+    const app = model({ ...TUTORIAL, auth: { ...TUTORIAL.auth, adminRoles: [] } });
+    expect(emitSmokeSpec(app, findEntity(app, 'User'), { importExtension: '' })).toContain(
+      "const REASON = 'cannot create a User: POST /users is for administrators (auth.adminRoles), and this .svcrc names no admin role';",
+    );
+    expect(emitSmokeSpec(app, findEntity(app, 'Project'), { importExtension: '' })).toContain(
+      'cannot create a Project: it needs an Organization first, and POST /organizations is for administrators',
+    );
+  });
+
+  it("scopes by another row's id (scopeBy team.id) with the id of the row it created", () => {
+    const app = model({
+      entities: [
+        { name: 'Team', fields: [{ name: 'name', type: 'text' }] },
+        { name: 'Invoice', fields: [{ name: 'total', type: 'decimal', precision: 10, scale: 2 }], scopeBy: 'team.id' },
+      ],
+      relationships: [{ from: 'Invoice', to: 'Team', type: 'ManyToOne', nullable: false }],
+      auth: {},
+    });
+    const spec = emitSmokeSpec(app, findEntity(app, 'Invoice'), { importExtension: '' });
+    expect(spec).toContain(
+      "const team = await client.create('/teams', { name: client.text('name') });\n    client.authorize({ organizationId: team.id });",
+    );
+    // No field to change: the update step is skipped, and the runner prints why.
+    expect(spec).toContain("it('creates, lists, reads, updates and deletes an Invoice', async (t) => {");
+    expect(spec).toContain(
+      "t.diagnostic('skipped PATCH /invoices/:id: Invoice has no text, integer, boolean or enum field the smoke test may change');",
+    );
+  });
 });

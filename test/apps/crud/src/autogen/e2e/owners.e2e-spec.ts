@@ -5,7 +5,7 @@ import { smokeClient, stopSmokeApp } from './smoke-app';
 after(stopSmokeApp);
 
 describe('/owners (smoke test)', () => {
-  it('creates, lists, reads, updates and deletes a Owner', async () => {
+  it('creates, lists, reads, updates and deletes an Owner', async () => {
     const client = await smokeClient();
     const created = await client.create('/owners', { name: client.text('name'), email: client.email() });
     assert.notEqual(created.id, undefined);
