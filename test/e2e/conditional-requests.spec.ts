@@ -39,7 +39,7 @@ describe.each(DATABASE_KINDS)('ETag, If-Match and If-None-Match (%s)', (kind) =>
     const [{ id: orgA }, { id: orgB }] = await db.query(`INSERT INTO organizations (name) VALUES ('A'), ('B') RETURNING id`);
     alice = token('1', orgA);
     bob = token('2', orgB);
-  }, 120_000);
+  }, 180_000);
 
   afterAll(() => running?.close());
 

@@ -28,7 +28,7 @@ describe.each(DATABASE_KINDS)('$not over NULL values (%s)', (kind) => {
     app = await startSeededApp(kind, 7);
     readme = new Oracle(app.store, 'Item', 'readme');
     sql = new Oracle(app.store, 'Item', 'sql');
-  }, 120_000);
+  }, 180_000);
   afterAll(() => app?.running.close());
 
   it('returns rows whose value is NULL for {"$not": {"rank": 1}}', async () => {

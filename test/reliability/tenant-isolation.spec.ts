@@ -131,7 +131,7 @@ describe.each(DATABASE_KINDS)('tenant isolation under load (%s)', (kind) => {
     running = await startApp(kind, tenancyAppModule('global'));
     http = httpClient(running.app);
     ({ orgs, clients } = await seedTenants(running));
-  }, 120_000);
+  }, 180_000);
   afterAll(() => running?.close());
 
   // ---------------------------------------------------------------- requests and checks
