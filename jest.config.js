@@ -57,5 +57,7 @@ module.exports = {
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
   moduleNameMapper: { '^@svc/nest$': '<rootDir>/lib/index.ts' },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
-  testTimeout: 60000,
+  // Tests and hooks (app start-ups above all) must hold on a loaded 2-core CI machine: at load 13-16 app starts
+  // took over 60 s (issue #26). A hang still fails, after 3 minutes.
+  testTimeout: 180000,
 };

@@ -1,9 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { NEXT_CURSOR_HEADER } from './query/next-cursor-header';
-import { TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from './query/total-count-header';
-import { ETAG_HEADER } from './preconditions/entity-tag';
-import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency/idempotency.interceptor';
+import { corsOptions } from './http/cors-options';
 import { useJsonBodyParser } from './http/json-body';
 import { createJsonOnlyMiddleware } from './http/json-only';
 import { applyOperationalSettings } from './production/operational-settings';
@@ -33,19 +30,7 @@ export function configureSvcApp(app: INestApplication, options: ConfigureAppOpti
   const { model } = app.get(SvcRuntime);
   hidePoweredBy(app);
   if (model.api.cors) {
-    app.enableCors({
-      origin: [...model.api.cors.origin],
-      credentials: model.api.cors.credentials,
-      // Browsers hide response headers from scripts unless listed here (Retry-After is not CORS-safelisted).
-      exposedHeaders: [
-        TOTAL_COUNT_HEADER,
-        TOTAL_COUNT_CAPPED_HEADER,
-        NEXT_CURSOR_HEADER,
-        ETAG_HEADER,
-        IDEMPOTENT_REPLAYED_HEADER,
-        'Retry-After',
-      ],
-    });
+    app.enableCors(corsOptions(model.api.cors));
   }
   // After CORS, so an allowed origin can read the 415; before any body parser.
   app.use(createJsonOnlyMiddleware());

@@ -16,7 +16,7 @@ let server: PgliteServer;
 beforeAll(async () => {
   pglite = await PGlite.create();
   server = await servePglite(pglite);
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await server.close();
   await pglite.close();

@@ -49,7 +49,7 @@ describe('README examples against the sample', () => {
       sample = await startSample(kind, { listen: true });
       work = mkdtempSync(join(tmpdir(), 'svc-readme-sample-'));
       writeFileSync(join(work, '.curlrc'), '--fail-with-body\n--max-time 30\n');
-    }, 120_000);
+    }, 180_000);
     afterAll(async () => {
       await sample?.close();
       if (work) rmSync(work, { recursive: true, force: true });
@@ -65,6 +65,6 @@ describe('README examples against the sample', () => {
       expect(output).toMatch(/"data":\[\{"id":2,"title":"Dune Messiah"/);
       expect(output).toMatch(/HTTP\/1\.1 200 OK[\s\S]*"city":"PARIS"/);
       expect(output).toContain('{"affected":2}');
-    }, 60_000);
+    }, 180_000);
   });
 });

@@ -40,7 +40,7 @@ describe.each(DATABASE_KINDS)('on Fastify with api.requireIfMatch (%s)', (kind) 
     running = await startApp(kind, requireIfMatchAppModule, { fastify: {} });
     http = httpClient(running.app);
     db = running.app.get(DataSource);
-  }, 120_000);
+  }, 180_000);
 
   afterAll(() => running?.close());
 

@@ -41,7 +41,7 @@ describe.each(DATABASE_KINDS)('ETag, If-Match and If-None-Match (%s)', (kind) =>
     orgA = a;
     alice = token('1', orgA);
     bob = token('2', orgB);
-  }, 120_000);
+  }, 180_000);
 
   afterAll(() => running?.close());
 

@@ -35,7 +35,7 @@ describe.each(DATABASE_KINDS)('Idempotency-Key (%s)', (kind) => {
     alice = token('1', orgA);
     bob = token('2', orgB);
     carol = token('3', orgA);
-  }, 120_000);
+  }, 180_000);
 
   afterAll(() => running?.close());
 

@@ -64,7 +64,7 @@ describe.each(DATABASE_KINDS)('count modes and cursors (%s)', (kind) => {
       .post('/items/bulk')
       .send({ bulk: Array.from({ length: ITEMS }, (_, i) => item(i, team.body.id)) })
       .expect(201);
-  }, 120_000);
+  }, 180_000);
   afterAll(() => running?.close());
 
   it('count=exact (the default) runs a COUNT and reports total and pageCount', async () => {
@@ -200,7 +200,7 @@ describe.each(DATABASE_KINDS)('plain-array lists carry the next cursor in X-Next
       .post('/notes/bulk')
       .send({ bulk: ['a', 'b', 'c', 'd', 'e'].map((text) => ({ text })) })
       .expect(201);
-  }, 120_000);
+  }, 180_000);
   afterAll(() => running?.close());
 
   it('a plain array with X-Next-Cursor (exposed to browsers), then the page object with page null', async () => {

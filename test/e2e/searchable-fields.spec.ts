@@ -56,7 +56,7 @@ describe.each(DATABASE_KINDS)('searchable fields (%s)', (kind) => {
       .send({ bulk: TITLES.map((title, index) => itemBody(title, index)) })
       .expect(201);
     created = res.body;
-  }, 120_000);
+  }, 180_000);
   afterAll(() => running?.close());
 
   it('creates the pg_trgm extension and one trigram index per searchable field, named after table and column', async () => {
@@ -137,7 +137,7 @@ describe.each(DATABASE_KINDS)('searchable fields (%s)', (kind) => {
         statements.push(statement);
         return records.call(this, statement, connection);
       });
-    }, 120_000);
+    }, 180_000);
     afterAll(() => jest.restoreAllMocks());
 
     /**

@@ -48,7 +48,8 @@ describe('parseQuery on garbage', () => {
         const input = parts.join('');
         const start = performance.now();
         onlyQueryErrors(() => parseQuery(input));
-        expect(performance.now() - start).toBeLessThan(100);
+        // A ceiling against catastrophic backtracking (seconds), not a speed figure: it holds on a loaded machine.
+        expect(performance.now() - start).toBeLessThan(1000);
       }),
       { numRuns: 200 },
     );

@@ -89,7 +89,7 @@ describe.each(DATABASE_KINDS)('auth attacks (%s)', (kind) => {
     claims = { sub: String(w.alice.id), organizationId: String(w.orgA), roles: ['owner'] };
     const login = await http().post('/api/auth/login').send({ email: w.alice.email, password: w.alice.password }).expect(200);
     refreshToken = login.body.refreshToken;
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     recordFigures(`auth-attacks-${kind}`, { test: 'auth attacks', database: kind, attacks: tried, accepted: accepted.length });
@@ -611,7 +611,7 @@ describe('a credential sent twice, on Fastify (pglite)', () => {
   beforeAll(async () => {
     running = await startApp('pglite', attacksAppModule, { fastify: {} });
     w = await seedAttacksWorld(running.app);
-  }, 120_000);
+  }, 180_000);
   afterAll(() => running?.close());
 
   const get = (headers: Record<string, string | string[]>) => {

@@ -12,7 +12,7 @@ describe.each(['pglite', 'postgres'] as const)('body shapes (%s)', (kind) => {
 
   beforeAll(async () => {
     app = await startSeededApp(kind, 11, 4);
-  }, 120_000);
+  }, 180_000);
   afterAll(() => app?.running.close());
 
   const post = (path: string, text: string) => app.http().post(path).set('Content-Type', 'application/json').send(text);

@@ -61,7 +61,7 @@ describe.each(DATABASE_KINDS)('by-filter writes against the list (%s)', (kind) =
     running = await startApp(kind, bulkAppModule({ bulkWriteLimit: 10_000 }));
     http = httpClient(running.app);
     world = await seedBulkWorld(running.app);
-  }, 120_000);
+  }, 180_000);
   afterAll(() => running?.close());
 
   /** Keeps about 30 rows in each tenant, with every value and label. */

@@ -68,7 +68,7 @@ describe.each(CASES)('CSRF attacks (%s, %s)', (kind, platform) => {
     http = httpClient(running.app);
     w = await seedWorld(running.app);
     aliceToken = mintToken({ sub: String(w.alice.id), organizationId: String(w.orgA), roles: ['owner'] });
-  }, 120_000);
+  }, 180_000);
   afterAll(() => running?.close());
 
   const uniqueName = (label: string) => `csrf-${label}-${platform}-${++serial}`;
@@ -186,7 +186,7 @@ describe('CSRF check with guards on the controller only, behind a trusted proxy 
     http = httpClient(running.app);
     const w = await seedWorld(running.app);
     token = mintToken({ sub: String(w.alice.id), organizationId: String(w.orgA), roles: ['owner'] });
-  }, 120_000);
+  }, 180_000);
   afterAll(() => running?.close());
 
   it('refuses a cross-site cookie write and allows the forwarded origin of the app', async () => {

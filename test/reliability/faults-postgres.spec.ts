@@ -56,7 +56,7 @@ describeIfCluster('PostgreSQL faults (throwaway cluster)', () => {
 
   beforeAll(async () => {
     cluster = await ThrowawayCluster.create();
-  }, 120_000);
+  }, 180_000);
   afterAll(async () => {
     recordFigures('faults-postgres', figures);
     await cluster?.remove();
@@ -158,7 +158,7 @@ describeIfCluster('PostgreSQL faults (throwaway cluster)', () => {
     } finally {
       await app.close();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('pool.max 2 under 50 concurrent requests: queued, all answered, at most 2 connections', async () => {
     const { url, env } = await freshDatabase();
@@ -219,7 +219,7 @@ describeIfCluster('PostgreSQL faults (throwaway cluster)', () => {
     } finally {
       await app.close();
     }
-  }, 60_000);
+  }, 180_000);
 
   it(`SIGKILL during a ${BULK}-item bulk create: all rows or none`, async () => {
     const { url, env } = await freshDatabase();

@@ -24,4 +24,4 @@ it('GET /health with the database gone: 503 envelope, status "error", details.da
   } finally {
     await running.close();
   }
-}, 60_000);
+}, 180_000);

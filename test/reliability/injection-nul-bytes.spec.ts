@@ -15,7 +15,7 @@ describe.each(DATABASE_KINDS)('NUL bytes (%s)', (kind) => {
 
   beforeAll(async () => {
     app = await startSeededApp(kind, 23, 12);
-  }, 120_000);
+  }, 180_000);
   afterAll(() => app?.running.close());
 
   it.each(NUL_PAYLOADS.map((p) => [JSON.stringify(p), p]))('answers 400 (or an empty match), never 500, for %s', async (_label, p) => {

@@ -75,7 +75,7 @@ describe.each(DATABASE_KINDS)('injection (%s)', (kind) => {
   beforeAll(async () => {
     app = await startSeededApp(kind, 23, 24);
     oracle = new Oracle(app.store, 'Item', 'readme');
-  }, 120_000);
+  }, 180_000);
   afterAll(async () => {
     recordFigures(`injection-${kind}`, {
       test: 'injection',

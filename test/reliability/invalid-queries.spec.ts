@@ -283,7 +283,7 @@ describe.each(DATABASE_KINDS)('invalid queries (%s)', (kind) => {
     await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve));
     const address = big.address();
     bigHttp = agentFor(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
-  }, 120_000);
+  }, 180_000);
   afterAll(async () => {
     big?.closeAllConnections();
     await new Promise((resolve) => big?.close(resolve));

@@ -28,7 +28,7 @@ describe.each(DATABASE_KINDS)('$not over NULL values (%s)', (kind) => {
     app = await startSeededApp(kind, 7);
     readme = new Oracle(app.store, 'Item', 'readme');
     sql = new Oracle(app.store, 'Item', 'sql');
-  }, 120_000);
+  }, 180_000);
   afterAll(() => app?.running.close());
 
   it('returns rows whose value is NULL for {"$not": {"rank": 1}}', async () => {
@@ -68,10 +68,13 @@ describe.each(DATABASE_KINDS)('$not over NULL values (%s)', (kind) => {
         ] as const;
       });
     });
-    const samples = fc
-      .sample(focused, { numRuns: 300, seed })
-      .filter(([query]) => JSON.stringify(readme.run(query)) !== JSON.stringify(sql.run(query)))
-      .slice(0, 60);
+    // Only queries where the README's reading and SQL's three-valued logic differ are worth sending. Draw
+    // batches until 60 such queries are found, so no seed leaves too few to judge (issue #26).
+    const differing = (batchSeed: number) =>
+      fc.sample(focused, { numRuns: 300, seed: batchSeed }).filter(([query]) => JSON.stringify(readme.run(query)) !== JSON.stringify(sql.run(query)));
+    const samples: ReturnType<typeof differing> = [];
+    for (let batch = 0; batch < 20 && samples.length < 60; batch++) samples.push(...differing(seed + batch * 7919));
+    samples.splice(60);
     expect(samples.length).toBeGreaterThan(5);
     const failures: string[] = [];
     for (const [query, style] of samples) {

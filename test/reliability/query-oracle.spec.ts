@@ -43,7 +43,7 @@ describe.each(DATABASE_KINDS)('query semantics against an oracle (%s)', (kind) =
   beforeAll(async () => {
     app = await startSeededApp(kind, 7);
     oracle = new Oracle(app.store, 'Item', 'readme');
-  }, 120_000);
+  }, 180_000);
   afterAll(() => app?.running.close());
 
   it('lists exactly the seeded rows', async () => {

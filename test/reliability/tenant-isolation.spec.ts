@@ -37,6 +37,8 @@ const SEED = reliabilitySeed(20261123);
 const ORGS = Number(process.env.RELIABILITY_TENANTS ?? (STRESS ? 6 : 4));
 /** Clients per organization; their credential kinds rotate so that every kind is used. */
 const CLIENTS_PER_ORG = STRESS ? 4 : 2;
+/** Operations each client makes at least, however long they take. */
+const MIN_OPERATIONS_PER_CLIENT = 6;
 const RUN_MS = Number(process.env.RELIABILITY_TENANT_MS ?? (STRESS ? 15_000 : 4_000));
 const MAX_REPORTED = 15;
 
@@ -131,7 +133,7 @@ describe.each(DATABASE_KINDS)('tenant isolation under load (%s)', (kind) => {
     running = await startApp(kind, tenancyAppModule('global'));
     http = httpClient(running.app);
     ({ orgs, clients } = await seedTenants(running));
-  }, 120_000);
+  }, 180_000);
   afterAll(() => running?.close());
 
   // ---------------------------------------------------------------- requests and checks
@@ -707,12 +709,19 @@ describe.each(DATABASE_KINDS)('tenant isolation under load (%s)', (kind) => {
   ];
   const TOTAL_WEIGHT = OPS.reduce((sum, [w]) => sum + w, 0);
 
+  /**
+   * Runs random operations until `until` and, on a machine too slow to do much in that time, on until the run
+   * can be judged: this client made a few operations and at least one row, and the clients together attacked
+   * more often than there are clients. A slow machine or an unlucky seed then never fails the checks below.
+   */
   async function runClient(c: Client, until: number): Promise<void> {
-    while (Date.now() < until) {
+    let done = 0;
+    while (Date.now() < until || done < MIN_OPERATIONS_PER_CLIENT || c.seq === 0 || figures.attacks <= clients.length) {
       let roll = c.rnd() * TOTAL_WEIGHT;
       const op = OPS.find(([w]) => (roll -= w) < 0)![1];
       await op(c);
       figures.operations++;
+      done++;
     }
   }
 
@@ -772,7 +781,7 @@ describe.each(DATABASE_KINDS)('tenant isolation under load (%s)', (kind) => {
       const zero = Object.fromEntries(Object.keys(bad).map((key) => [key, 0]));
       expect({ seed: SEED, bad, report }).toEqual({ seed: SEED, bad: zero, report: [] });
       // The run did something: every client wrote, read and attacked.
-      // Low bounds: a busy machine may manage only a few dozen operations per client.
+      // runClient goes on until these hold, so they fail only if an operation stops counting.
       expect(figures.operations).toBeGreaterThan(clients.length * 3);
       expect(figures.attacks).toBeGreaterThan(clients.length);
       for (const c of clients) expect(c.seq).toBeGreaterThan(0);

@@ -17,7 +17,7 @@ describe.each(DATABASE_KINDS)('timestamp precision (%s)', (kind) => {
   beforeAll(async () => {
     app = await startSeededApp(kind, 11, 6);
     first = (await app.http().get('/items?limit=1&sort=id,ASC').expect(200)).body.data[0];
-  }, 120_000);
+  }, 180_000);
   afterAll(() => app?.running.close());
 
   const ids = async (condition: string): Promise<number[]> => {

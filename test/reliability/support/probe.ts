@@ -13,8 +13,28 @@ export interface Probe {
   readonly body: unknown;
 }
 
-/** A GET with its time, never throwing on a status. */
+/** Above this, a GET is timed again before its time counts (below the 2 s "does not hang" bounds of the suites). */
+const RETIME_ABOVE_MS = 1_000;
+
+/**
+ * A GET with its time, never throwing on a status. A GET slower than 1 s (or timed out) is sent once more and
+ * the faster time counts: a query that hangs (`pg_sleep`, catastrophic backtracking) is slow both times, while a stall
+ * of the machine (a busy CI host froze a whole test process for 70 s) is not a finding (issue #26).
+ */
 export async function probe(http: Agent, url: string, label = url): Promise<Probe> {
+  let first: Probe;
+  try {
+    first = await timedGet(http, url, label);
+  } catch {
+    // Timed out: once more, and a second time-out is thrown.
+    return timedGet(http, url, label);
+  }
+  if (first.ms <= RETIME_ABOVE_MS) return first;
+  const second = await timedGet(http, url, label);
+  return second.ms < first.ms ? second : first;
+}
+
+async function timedGet(http: Agent, url: string, label: string): Promise<Probe> {
   const started = Date.now();
   const res: Response = await http().get(url).timeout({ response: 10_000, deadline: 15_000 });
   return { label, status: res.status, ms: Date.now() - started, body: res.body };
