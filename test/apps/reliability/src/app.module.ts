@@ -15,7 +15,7 @@ export interface ReliabilityAppOptions {
 /** The app of `test/apps/reliability`, on the database described by `env`. */
 export function reliabilityAppModule(env: Record<string, string>, options: ReliabilityAppOptions = {}): DynamicModule {
   const model = loadSvcrcOrThrow(RELIABILITY_SVCRC);
-  const schema = options.poolMax === undefined ? model : { ...model, database: { pool: { max: options.poolMax } } };
+  const schema = options.poolMax === undefined ? model : { ...model, database: { ...model.database, pool: { max: options.poolMax } } };
   @Module({})
   class ReliabilityAppModule {}
   return {
