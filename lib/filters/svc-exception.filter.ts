@@ -65,7 +65,8 @@ export class SvcExceptionFilter implements ExceptionFilter {
     if (exception instanceof QueryError) return errorBody(HttpStatus.BAD_REQUEST, exception.message);
     if (isBodyParserError(exception)) return fromBodyParser(exception);
     const canceled = canceledStatement(exception);
-    if (canceled) return errorBody(HttpStatus.SERVICE_UNAVAILABLE, canceledStatementMessage(canceled, this.model?.database.statementTimeoutMs));
+    if (canceled)
+      return errorBody(HttpStatus.SERVICE_UNAVAILABLE, canceledStatementMessage(canceled, this.model?.database.statementTimeoutMs));
     const database = classifyDatabaseError(exception, this.model);
     if (database) return errorBody(database.status, database.message, database.errors ? { errors: database.errors } : {});
     return errorBody(HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error');

@@ -77,7 +77,10 @@ describe.each(PLATFORMS)('api.concurrency.perCredential (%s)', (_name, kind, ada
   it('serves a request over the cap that gets a turn within maxWaitMs', async () => {
     const held = [http().get('/held').set(w.as.bob), http().get('/held').set(w.as.bob)].map((request) => request.then((res) => res));
     await untilHeld(2);
-    const waiting = http().get('/projects').set(w.as.bob).then((res) => res);
+    const waiting = http()
+      .get('/projects')
+      .set(w.as.bob)
+      .then((res) => res);
     await new Promise((resolve) => setTimeout(resolve, 50));
     gate.open();
     const res = await waiting;
@@ -141,10 +144,16 @@ describe('database.statementTimeoutMs (postgres)', () => {
 
   it('keeps serving afterwards, on the same pool', async () => {
     for (let i = 0; i < 25; i++) {
-      const res = await http().get(withQuery('/projects', ['limit', '5'], ['count', 'none'])).set(w.as.bob).expect(200);
+      const res = await http()
+        .get(withQuery('/projects', ['limit', '5'], ['count', 'none']))
+        .set(w.as.bob)
+        .expect(200);
       expect(res.body.map((project: { name: string }) => project.name)).toEqual(['B-1']);
     }
-    await http().get(withQuery('/projects', ['limit', '5'])).set(w.as.alice).expect(200);
+    await http()
+      .get(withQuery('/projects', ['limit', '5']))
+      .set(w.as.alice)
+      .expect(200);
   });
 });
 

@@ -51,7 +51,9 @@ describe('a noisy tenant next to a quiet one (postgres)', () => {
   it(`keeps the quiet tenant's GET p99 under ${P99_BOUND_MS} ms with no 503 while the other runs ${HEAVY_CLIENTS} heavy lists at once`, async () => {
     const quietGet = async (): Promise<{ ms: number; status: number }> => {
       const start = performance.now();
-      const res = await http().get(withQuery('/projects', ['limit', '5'])).set(w.as.bob);
+      const res = await http()
+        .get(withQuery('/projects', ['limit', '5']))
+        .set(w.as.bob);
       return { ms: performance.now() - start, status: res.status };
     };
     for (let i = 0; i < 10; i++) await quietGet();

@@ -7,7 +7,11 @@ import type { TestDatabase } from './databases';
  * SQL past the application: on PostgreSQL a connection of its own (so `database.statementTimeoutMs` does not
  * apply to it), on PGlite the app's data source (its only connection).
  */
-export async function adminSql<T>(app: INestApplication, database: TestDatabase, work: (query: (text: string, values?: unknown[]) => Promise<unknown[]>) => Promise<T>): Promise<T> {
+export async function adminSql<T>(
+  app: INestApplication,
+  database: TestDatabase,
+  work: (query: (text: string, values?: unknown[]) => Promise<unknown[]>) => Promise<T>,
+): Promise<T> {
   if (database.kind === 'pglite') {
     const dataSource = app.get(DataSource);
     return work((text, values) => dataSource.query(text, values));

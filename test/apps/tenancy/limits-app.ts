@@ -54,7 +54,9 @@ export function limitsAppModule(settings: LimitSettings = {}) {
     const schema: SvcrcV2 = {
       ...svcSchema,
       api: { ...svcSchema.api, ...(settings.concurrency ? { concurrency: settings.concurrency } : {}) },
-      ...(settings.statementTimeoutMs !== undefined ? { database: { ...svcSchema.database, statementTimeoutMs: settings.statementTimeoutMs } } : {}),
+      ...(settings.statementTimeoutMs !== undefined
+        ? { database: { ...svcSchema.database, statementTimeoutMs: settings.statementTimeoutMs } }
+        : {}),
     };
     return {
       module: LimitsAppModule,
