@@ -67,6 +67,7 @@ export function typeOrmOptionsFactory(options: SvcModuleOptions, model: ServiceM
     autoLoadEntities: true,
     logging: options.logSql ?? false,
     migrations: options.migrations,
+    statementTimeoutMs: model.database.statementTimeoutMs,
   });
 }
 

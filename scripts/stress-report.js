@@ -216,6 +216,14 @@ for (const kind of ['pglite', 'postgres']) {
     );
 }
 
+const nn = f('noisy-neighbour-postgres');
+if (nn.quietSamples !== undefined)
+  detail.push(
+    `- noisy neighbour (postgres): ${nn.heavyClients} concurrent lists of 100 $exclL over ${nn.rows} rows for ${nn.runMs} ms ` +
+      `(${nn.heavyRequests} requests: ${nn.heavy503} cancelled 503, ${nn.heavy429} turned away 429, ${nn.heavy200} answered, ${nn.heavyOther} other); ` +
+      `the other tenant's GET ?limit=5: ${nn.quietSamples} samples, p50 ${nn.quietP50Ms} ms, p99 ${nn.quietP99Ms} ms, max ${nn.quietMaxMs} ms, ` +
+      `${nn.quiet503} answered 503 (alone: p50 ${nn.aloneP50Ms} ms, p99 ${nn.aloneP99Ms} ms)`,
+  );
 const mpl = f('multi-process-rate-limit');
 if (mpl.requests !== undefined)
   detail.push(`- ${mpl.processes} processes, one Redis rate limit of ${mpl.limit}: ${mpl.requests} requests spread over them, ${mpl.ok} answered 200, ${mpl.limited} 429`);

@@ -78,7 +78,7 @@ const URL_FORM = 'postgres://<user>:<password>@<host>:<port>/<database>';
  *
  * @throws DatabaseConfigError on any value that cannot be used.
  */
-export function readDatabaseConfig(env: NodeJS.ProcessEnv, model: Pick<ServiceModel, 'database'>): DatabaseConfig {
+export function readDatabaseConfig(env: NodeJS.ProcessEnv, model: { readonly database: Pick<ServiceModel['database'], 'pool'> }): DatabaseConfig {
   const type = readType(env);
   const url = readVar(env, 'DATABASE_URL');
   if (type === 'postgres' || (type === undefined && url !== undefined)) {
@@ -187,7 +187,7 @@ function readPgliteServer(env: NodeJS.ProcessEnv): { host: string; port: number 
   return { host: match[1], port };
 }
 
-function readPoolMax(model: Pick<ServiceModel, 'database'>): number {
+function readPoolMax(model: { readonly database: Pick<ServiceModel['database'], 'pool'> }): number {
   const max = model.database?.pool?.max ?? DEFAULT_POOL_MAX;
   if (!Number.isInteger(max) || max < 1) {
     throw new DatabaseConfigError(`database.pool.max in .svcrc must be a positive integer, got ${String(max)}.`);

@@ -18,6 +18,13 @@ export interface TypeOrmOptionsExtra {
   logging?: boolean;
   /** Migration file globs or classes' files (or migration classes), default none. */
   migrations?: (string | Function)[];
+  /**
+   * `database.statementTimeoutMs` of the application's data source: PostgreSQL cancels a statement that runs
+   * longer (SQLSTATE 57014). Sent with each new connection (pg's `statement_timeout`), so it costs no round
+   * trip. Ignored on PGlite, which cannot cancel a running statement. Default none: `svc migrate` and the
+   * CLI's other commands leave it out.
+   */
+  statementTimeoutMs?: number;
 }
 
 export interface DatabaseOptions {
@@ -57,7 +64,12 @@ export async function createTypeOrmOptions(
             { replication: { master: primary, slaves: config.readReplicas.map(endpointOptions), defaultMode: 'master' as const } }
           : primary),
         connectTimeoutMS: CONNECT_TIMEOUT_MS,
-        extra: { max: config.poolMax, types: svcTypeParsers },
+        // `extra` goes to the pools of the replicas too.
+        extra: {
+          max: config.poolMax,
+          types: svcTypeParsers,
+          ...(extra.statementTimeoutMs !== undefined ? { statement_timeout: extra.statementTimeoutMs } : {}),
+        },
       },
       dispose: async () => undefined,
     };
@@ -125,6 +137,12 @@ export async function createDataSource(
   entities: Function[],
   extra: TypeOrmOptionsExtra & { initialize?: boolean } = {},
 ): Promise<SvcDataSource> {
+  if (config.type === 'postgres' && config.synchronize && extra.statementTimeoutMs !== undefined && extra.initialize !== false) {
+    // Schema work is not the application's: synchronize (and build indexes) on connections without the
+    // statement timeout, closed afterwards, then open the application's pool with it.
+    await (await createDataSource(config, entities, { ...extra, statementTimeoutMs: undefined })).destroy();
+    return createDataSource({ ...config, synchronize: false }, entities, extra);
+  }
   const { options, dispose } = await createTypeOrmOptions(config, entities, extra);
   const dataSource = new SvcDataSource(options, dispose);
   if (extra.initialize === false) return dataSource;
@@ -141,8 +159,9 @@ export async function createDataSource(
 }
 
 const SVC_DATABASE_CONFIG = Symbol('svc:database_config');
+const SVC_STATEMENT_TIMEOUT = Symbol('svc:statement_timeout');
 
-type SvcTypeOrmModuleOptions = TypeOrmModuleOptions & { [SVC_DATABASE_CONFIG]?: DatabaseConfig };
+type SvcTypeOrmModuleOptions = TypeOrmModuleOptions & { [SVC_DATABASE_CONFIG]?: DatabaseConfig; [SVC_STATEMENT_TIMEOUT]?: number };
 
 /**
  * Module options for `TypeOrmModule.forRootAsync({ useFactory, dataSourceFactory: svcDataSourceFactory })`.
@@ -165,6 +184,7 @@ export function svcTypeOrmModuleOptions(
     toRetry: isDatabaseUnavailableError,
     // An own enumerable symbol survives the spreads @nestjs/typeorm makes of these options.
     [SVC_DATABASE_CONFIG]: config,
+    ...(options.statementTimeoutMs !== undefined ? { [SVC_STATEMENT_TIMEOUT]: options.statementTimeoutMs } : {}),
   };
   return moduleOptions;
 }
@@ -177,6 +197,7 @@ export function svcTypeOrmModuleOptions(
  */
 export async function svcDataSourceFactory(options?: DataSourceOptions): Promise<DataSource> {
   const config = (options as SvcTypeOrmModuleOptions | undefined)?.[SVC_DATABASE_CONFIG];
+  const statementTimeoutMs = (options as SvcTypeOrmModuleOptions | undefined)?.[SVC_STATEMENT_TIMEOUT];
   if (!options || !config) {
     throw new Error('svcDataSourceFactory needs module options made by svcTypeOrmModuleOptions().');
   }
@@ -186,5 +207,6 @@ export async function svcDataSourceFactory(options?: DataSourceOptions): Promise
     logging: options.logging === true,
     migrations: Array.isArray(options.migrations) ? (options.migrations as (string | Function)[]) : [],
     initialize: !manual,
+    statementTimeoutMs,
   });
 }

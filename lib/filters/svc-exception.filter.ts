@@ -1,6 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Inject, Logger, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { classifyDatabaseError } from '../database/database-errors';
+import { canceledStatement, canceledStatementMessage, retryAfterCanceled } from '../database/statement-timeout';
 import { byteSize } from '../http/json-body';
 import { QueryError } from '../query/query.error';
 import type { ServiceModel } from '../schema/model';
@@ -51,6 +52,9 @@ export class SvcExceptionFilter implements ExceptionFilter {
       this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     }
     const response = host.switchToHttp().getResponse();
+    if (canceledStatement(exception)) {
+      this.adapterHost.httpAdapter.setHeader(response, 'Retry-After', String(retryAfterCanceled(this.model?.database.statementTimeoutMs)));
+    }
     this.adapterHost.httpAdapter.reply(response, body, body.statusCode);
   }
 
@@ -60,6 +64,9 @@ export class SvcExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) return fromHttpException(exception);
     if (exception instanceof QueryError) return errorBody(HttpStatus.BAD_REQUEST, exception.message);
     if (isBodyParserError(exception)) return fromBodyParser(exception);
+    const canceled = canceledStatement(exception);
+    if (canceled)
+      return errorBody(HttpStatus.SERVICE_UNAVAILABLE, canceledStatementMessage(canceled, this.model?.database.statementTimeoutMs));
     const database = classifyDatabaseError(exception, this.model);
     if (database) return errorBody(database.status, database.message, database.errors ? { errors: database.errors } : {});
     return errorBody(HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error');

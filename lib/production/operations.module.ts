@@ -3,6 +3,7 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ThrottlerStorageService } from '@nestjs/throttler';
 import { SvcRedis } from '../scale/redis-connection';
+import { SvcCredentialConcurrencyInterceptor } from '../throttling/credential-concurrency.interceptor';
 import { SVC_RATE_LIMIT_STORAGE, SvcRateLimitInterceptor } from '../throttling/rate-limit.interceptor';
 import { RedisThrottlerStorage } from '../throttling/redis-throttler.storage';
 import { SvcShutdownState } from './shutdown-drain';
@@ -10,14 +11,13 @@ import { SvcShutdownState } from './shutdown-drain';
 /**
  * What `SvcModule` adds for running in production: the event emitter of domain events
  * (`EventEmitterModule.forRoot({ wildcard: true })`, so `@OnEvent('loan.*')` works), the
- * `api.rateLimit` interceptor (counting in Redis when `REDIS_URL` is set, else in this process) and
- * the shutdown state used to drain requests.
+ * `api.rateLimit` interceptor (counting in Redis when `REDIS_URL` is set, else in this process), the
+ * `api.concurrency` interceptor (always on, counting in this process) and the shutdown state used to drain requests.
  */
 @Module({})
 export class SvcOperationsModule {
   /**
-   * `optionsModule` exports `SVC_MODEL`. Without `rateLimit` the interceptor is not registered at all:
-   * any global interceptor puts every request through Nest's RxJS pipeline (about 5% of a get-by-id).
+   * `optionsModule` exports `SVC_MODEL`. Without `rateLimit` its interceptor is not registered at all.
    */
   static forRoot(optionsModule: DynamicModule, { rateLimit = true }: { rateLimit?: boolean } = {}): DynamicModule {
     return {
@@ -33,6 +33,8 @@ export class SvcOperationsModule {
             client === null ? new ThrottlerStorageService() : new RedisThrottlerStorage(client, new ThrottlerStorageService()),
         },
         ...(rateLimit ? [{ provide: APP_INTERCEPTOR, useClass: SvcRateLimitInterceptor }] : []),
+        // After the rate limit: a request it refuses never takes a turn.
+        { provide: APP_INTERCEPTOR, useClass: SvcCredentialConcurrencyInterceptor },
       ],
       exports: [SvcShutdownState, SvcRedis, SVC_RATE_LIMIT_STORAGE],
     };

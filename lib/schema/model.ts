@@ -220,6 +220,14 @@ export interface RateLimitModel {
   readonly limit: number;
 }
 
+/** `api.concurrency`: database work one credential may have in flight at once, per instance. */
+export interface ConcurrencyModel {
+  /** Requests of one credential served at once (default: a quarter of `database.pool.max`, at least 1). */
+  readonly perCredential: number;
+  /** How long a request over the cap waits for a turn before 429, default 1000 ms. */
+  readonly maxWaitMs: number;
+}
+
 export interface ServiceModel {
   readonly version: 2;
   readonly language: 'typescript';
@@ -235,6 +243,7 @@ export interface ServiceModel {
     /** Largest accepted JSON body, e.g. `1mb` (default). */
     readonly bodyLimit: string;
     readonly rateLimit: RateLimitModel | null;
+    readonly concurrency: ConcurrencyModel;
     /** Serve the OpenAPI page at `/_docs` (`/_docs-json`, `/_docs-yaml`), default true. */
     readonly docs: boolean;
     /** Writes by id (PATCH, PUT, DELETE, recover) without `If-Match` answer 428, default false. */
@@ -242,7 +251,11 @@ export interface ServiceModel {
     /** Most rows one by-filter PATCH or DELETE may change (`api.bulkWriteLimit`, default 1000). */
     readonly bulkWriteLimit: number;
   };
-  readonly database: { readonly pool: { readonly max: number } };
+  readonly database: {
+    readonly pool: { readonly max: number };
+    /** Longest run of one application statement on PostgreSQL (`database.statementTimeoutMs`, default 5000). */
+    readonly statementTimeoutMs: number;
+  };
   /** Domain events on for every entity (entities may still opt in one by one). */
   readonly events: boolean;
 }

@@ -44,7 +44,14 @@ export const SVCRC_DEFAULTS = {
   requireIfMatch: false,
   bulkWriteLimit: 1000,
   poolMax: 20,
+  statementTimeoutMs: 5000,
+  concurrencyMaxWaitMs: 1000,
 } as const;
+
+/** Default of `api.concurrency.perCredential`: a quarter of the pool, so that four busy credentials cannot take all of it. */
+export function defaultPerCredential(poolMax: number): number {
+  return Math.max(1, Math.floor(poolMax / 4));
+}
 
 function normalizeField(raw: RawField, passwordByConvention: string | undefined): FieldModel {
   const type = raw.type ?? 'text';
@@ -279,6 +286,7 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
   });
 
   const api = raw.api;
+  const poolMax = raw.database?.pool?.max ?? SVCRC_DEFAULTS.poolMax;
   return {
     version: 2,
     language: 'typescript',
@@ -304,8 +312,15 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
         api?.rateLimit?.ttl !== undefined && api.rateLimit.limit !== undefined
           ? { ttl: api.rateLimit.ttl, limit: api.rateLimit.limit }
           : null,
+      concurrency: {
+        perCredential: api?.concurrency?.perCredential ?? defaultPerCredential(poolMax),
+        maxWaitMs: api?.concurrency?.maxWaitMs ?? SVCRC_DEFAULTS.concurrencyMaxWaitMs,
+      },
     },
-    database: { pool: { max: raw.database?.pool?.max ?? SVCRC_DEFAULTS.poolMax } },
+    database: {
+      pool: { max: poolMax },
+      statementTimeoutMs: raw.database?.statementTimeoutMs ?? SVCRC_DEFAULTS.statementTimeoutMs,
+    },
     events,
   };
 }

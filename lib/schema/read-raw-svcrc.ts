@@ -184,6 +184,7 @@ function readApi(value: unknown): RawApi | undefined {
   const cors = optionalObject(raw.cors);
   const pagination = optionalObject(raw.pagination);
   const rateLimit = optionalObject(raw.rateLimit);
+  const concurrency = optionalObject(raw.concurrency);
   return {
     cors: cors && { origin: strings(cors.origin), credentials: boolean(cors.credentials) },
     pagination: pagination && {
@@ -196,6 +197,10 @@ function readApi(value: unknown): RawApi | undefined {
     put: oneOf(raw.put, PUT_MODES),
     bodyLimit: string(raw.bodyLimit),
     rateLimit: rateLimit && { ttl: integer(rateLimit.ttl, 1), limit: integer(rateLimit.limit, 1) },
+    concurrency: concurrency && {
+      perCredential: integer(concurrency.perCredential, 1),
+      maxWaitMs: integer(concurrency.maxWaitMs, 0, 60_000),
+    },
     docs: boolean(raw.docs),
     requireIfMatch: boolean(raw.requireIfMatch),
     bulkWriteLimit: integer(raw.bulkWriteLimit, 1),
@@ -216,6 +221,6 @@ export function readRawSvcrc(value: unknown): RawSvcrc {
     entities: Array.isArray(raw.entities) ? raw.entities.map(readEntity) : undefined,
     relationships: items(raw.relationships).map(readRelationship),
     api: readApi(raw.api),
-    database: database && { pool: pool && { max: integer(pool.max, 1) } },
+    database: database && { pool: pool && { max: integer(pool.max, 1) }, statementTimeoutMs: integer(database.statementTimeoutMs, 1) },
   };
 }

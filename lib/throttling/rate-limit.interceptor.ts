@@ -1,11 +1,11 @@
 import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
 import { HttpAdapterHost, Reflector } from '@nestjs/core';
-import { normalizeIp, ThrottlerException, type ThrottlerStorage } from '@nestjs/throttler';
+import { ThrottlerException, type ThrottlerStorage } from '@nestjs/throttler';
 import { createHash } from 'node:crypto';
 import type { Observable } from 'rxjs';
-import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { ServiceModel } from '../schema/model';
 import { SVC_MODEL } from '../svc.constants';
+import { callerKey, type LimitedRequest } from './caller-key';
 
 /** Injection token of the counters (`ThrottlerStorageService` of `@nestjs/throttler`, in memory). */
 export const SVC_RATE_LIMIT_STORAGE = Symbol('svc:rate_limit_storage');
@@ -13,14 +13,9 @@ export const SVC_RATE_LIMIT_STORAGE = Symbol('svc:rate_limit_storage');
 /** Name of the one limit `.svcrc` declares (`@SkipThrottle()` without arguments skips it). */
 export const RATE_LIMIT_NAME = 'default';
 /** Metadata key `@SkipThrottle()` of `@nestjs/throttler` sets for the default limit. */
-const SKIP_KEY = `THROTTLER:SKIP${RATE_LIMIT_NAME}`;
+export const SKIP_THROTTLE_KEY = `THROTTLER:SKIP${RATE_LIMIT_NAME}`;
 
-interface RateLimitedRequest {
-  ip?: string;
-  socket?: { remoteAddress?: string };
-  headers: Record<string, string | string[] | undefined>;
-  auth?: AuthContext | null;
-}
+type RateLimitedRequest = LimitedRequest;
 
 /**
  * `api.rateLimit { ttl, limit }` of `.svcrc`: at most `limit` requests per `ttl` seconds per
@@ -68,23 +63,10 @@ export class SvcRateLimitInterceptor implements NestInterceptor {
 
   /** Who the limit counts: `api-key:<id>`, `user:<id>`, else `ip:<address>`. Override to change. */
   protected tracker(request: RateLimitedRequest): string {
-    const auth = request.auth;
-    if (auth?.via === 'api-key') {
-      const id = auth.apiKeyId ?? presentedKeyDigest(request);
-      if (typeof id === 'string' && id !== '') return `api-key:${id}`;
-    }
-    if (auth?.userId) return `user:${auth.userId}`;
-    return `ip:${normalizeIp(request.ip ?? request.socket?.remoteAddress ?? 'unknown')}`;
+    return callerKey(request);
   }
 
   protected skipped(context: ExecutionContext): boolean {
-    return this.reflector.getAllAndOverride<boolean>(SKIP_KEY, [context.getHandler(), context.getClass()]) === true;
+    return this.reflector.getAllAndOverride<boolean>(SKIP_THROTTLE_KEY, [context.getHandler(), context.getClass()]) === true;
   }
-}
-
-/** A digest of the key the caller sent, for API-key contexts that carry no key id. */
-function presentedKeyDigest(request: RateLimitedRequest): string | undefined {
-  const header = request.headers['x-api-key'] ?? request.headers.authorization;
-  const value = Array.isArray(header) ? header[0] : header;
-  return value ? createHash('sha256').update(value).digest('hex').slice(0, 32) : undefined;
 }

@@ -98,7 +98,7 @@ describe('PGlite faults (own data folder)', () => {
     await holder!.close();
     holder = undefined;
     expect(existsSync(join(dataDir, '.svc-pglite.lock'))).toBe(false);
-    holder = await startInProcess(env);
+    holder = await startInProcess(env, { perCredential: 200 });
     expect(await httpSnapshot(holder.http)).toEqual(after);
     Object.assign(figures, {
       doubleOpenRefused: 'yes',

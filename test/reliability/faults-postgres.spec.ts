@@ -162,7 +162,7 @@ describeIfCluster('PostgreSQL faults (throwaway cluster)', () => {
 
   it('pool.max 2 under 50 concurrent requests: queued, all answered, at most 2 connections', async () => {
     const { url, env } = await freshDatabase();
-    const app = await startInProcess(env, { poolMax: 2 });
+    const app = await startInProcess(env, { poolMax: 2, perCredential: 200 });
     const database = new URL(url).pathname.slice(1);
     try {
       await app

@@ -250,8 +250,10 @@ describe('normalizing the full fixture', () => {
       docs: true,
       requireIfMatch: false,
       bulkWriteLimit: 1000,
+      // A quarter of database.pool.max (10), rounded down.
+      concurrency: { perCredential: 2, maxWaitMs: 1000 },
     });
-    expect(full.database).toEqual({ pool: { max: 10 } });
+    expect(full.database).toEqual({ pool: { max: 10 }, statementTimeoutMs: 5000 });
   });
 
   it('summarizes entities, declared fields and relationships', () => {
@@ -281,9 +283,39 @@ describe('defaults', () => {
       idType: 'integer',
       auth: null,
       events: false,
-      database: { pool: { max: 20 } },
-      api: { cors: null, pagination: { defaultLimit: 25, maxLimit: 1000 }, bodyLimit: '1mb', rateLimit: null, docs: true, requireIfMatch: false },
+      database: { pool: { max: 20 }, statementTimeoutMs: 5000 },
+      api: {
+        cors: null,
+        pagination: { defaultLimit: 25, maxLimit: 1000 },
+        bodyLimit: '1mb',
+        rateLimit: null,
+        docs: true,
+        requireIfMatch: false,
+        concurrency: { perCredential: 5, maxWaitMs: 1000 },
+      },
     });
+  });
+
+  it('reads database.statementTimeoutMs and api.concurrency; perCredential defaults to a quarter of the pool, at least 1', () => {
+    const entities = [{ name: 'Project' }];
+    const given = parseValid({
+      version: 2,
+      api: { concurrency: { perCredential: 3, maxWaitMs: 0 } },
+      database: { statementTimeoutMs: 250 },
+      entities,
+    });
+    expect(given.api.concurrency).toEqual({ perCredential: 3, maxWaitMs: 0 });
+    expect(given.database.statementTimeoutMs).toBe(250);
+    expect(parseValid({ version: 2, database: { pool: { max: 3 } }, entities }).api.concurrency.perCredential).toBe(1);
+    expect(parseValid({ version: 2, database: { pool: { max: 41 } }, entities }).api.concurrency.perCredential).toBe(10);
+    const result = parseSvcrc(
+      JSON.stringify({ version: 2, api: { concurrency: { perCredential: 0, maxWaitMs: 90_000 } }, database: { statementTimeoutMs: 0 }, entities }),
+    );
+    expect(result.ok ? [] : result.problems.map((problem) => problem.path).sort()).toEqual([
+      'api.concurrency.maxWaitMs',
+      'api.concurrency.perCredential',
+      'database.statementTimeoutMs',
+    ]);
   });
 
   it('reads api.requireIfMatch, and refuses a value that is not a boolean', () => {

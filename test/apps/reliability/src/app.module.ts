@@ -10,12 +10,21 @@ export const RELIABILITY_SVCRC = join(__dirname, '..', '.svcrc');
 export interface ReliabilityAppOptions {
   /** Overrides `database.pool.max` of `.svcrc` (the pool-exhaustion test uses 2). */
   readonly poolMax?: number;
+  /**
+   * Overrides `api.concurrency.perCredential`: the burst tests send every request as one anonymous client, and
+   * measure the connection pool's queue, not the cap's.
+   */
+  readonly perCredential?: number;
 }
 
 /** The app of `test/apps/reliability`, on the database described by `env`. */
 export function reliabilityAppModule(env: Record<string, string>, options: ReliabilityAppOptions = {}): DynamicModule {
   const model = loadSvcrcOrThrow(RELIABILITY_SVCRC);
-  const schema = options.poolMax === undefined ? model : { ...model, database: { pool: { max: options.poolMax } } };
+  const schema = {
+    ...model,
+    database: { ...model.database, pool: { max: options.poolMax ?? model.database.pool.max } },
+    api: { ...model.api, concurrency: { ...model.api.concurrency, perCredential: options.perCredential ?? model.api.concurrency.perCredential } },
+  };
   @Module({})
   class ReliabilityAppModule {}
   return {
