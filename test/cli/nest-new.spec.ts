@@ -6,7 +6,7 @@
  * `nest new` wrote (`build`, `test`, `test:e2e`, `lint`), the smoke tests (`test:smoke`), and
  * `svc dev` up to a first 200 — with `test:e2e` run again while it holds the database folder.
  *
- * Installs from the npm registry into a temporary folder (npm's cache included): slow, one project.
+ * Installs from the npm registry into a temporary folder, through npm's usual cache: slow, one project.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -22,9 +22,9 @@ let tarball: string;
 let project: string;
 let dev: Running | undefined;
 
-/** The environment of a person's shell: no test-runner variables, npm's cache in the temporary folder. */
+/** The environment of a person's shell: no test-runner variables, npm's own cache (as a person's, and warm after `npm ci`). */
 function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = cleanEnv({ npm_config_cache: join(work, 'npm-cache'), npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra });
+  const env = cleanEnv({ npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra });
   delete env.NODE_ENV;
   return env;
 }
