@@ -12,6 +12,7 @@ import { SvcAuthService } from './auth/auth.service';
 import { SvcIdentityService } from './auth/identity.service';
 import { SvcJwtAuthenticator } from './auth/jwt-authenticator';
 import { SvcRefreshTokenStore } from './auth/refresh-token.store';
+import { SvcLoginThrottle } from './auth/login-throttle';
 import { InMemoryLoginThrottleStore, SVC_LOGIN_THROTTLE_STORE } from './auth/login-throttle.store';
 import { resolveJwtSecret } from './auth/jwt-secret';
 import { RedisLoginThrottleStore } from './auth/redis-login-throttle.store';
@@ -147,6 +148,7 @@ export const loginThrottleStoreProvider: Provider = {
 export const authProviders: Provider[] = [
   jwtSecretProvider,
   loginThrottleStoreProvider,
+  SvcLoginThrottle,
   SvcRefreshTokenStore,
   SvcTokenService,
   SvcIdentityService,

@@ -6,9 +6,9 @@ import type { ServiceModel } from '../schema/model';
 import { EntityPlans } from '../sql/entity-plan';
 import { WriteExecutor } from '../sql/write.executor';
 import { SVC_MODEL } from '../svc.constants';
-import { InvalidCredentialsException } from './auth.service';
 import { idString } from './auth-context';
 import { SvcIdentityService } from './identity.service';
+import { SvcLoginThrottle } from './login-throttle';
 import { hashPassword, verifyPassword } from './password';
 import { assertPasswordLength, PASSWORD_MAX_LENGTH, passwordLength, passwordLengthException } from './password-policy';
 import { SvcRefreshTokenStore } from './refresh-token.store';
@@ -29,6 +29,7 @@ export class SvcAccountService {
     private readonly refreshTokens: SvcRefreshTokenStore,
     private readonly identity: SvcIdentityService,
     private readonly tokens: SvcTokenService,
+    private readonly throttle: SvcLoginThrottle,
   ) {
     this.rules = new IdentityRules(model);
   }
@@ -42,7 +43,7 @@ export class SvcAccountService {
     assertPasswordLength(newPassword, 'newPassword');
     const user = await this.identity.userById(userId);
     if (!user || !user.active) throw new ForbiddenException('This account cannot change its password');
-    if (!(await verifyPassword(currentPassword, user.passwordHash))) throw new InvalidCredentialsException();
+    await this.throttle.verifyCurrentPassword(user.email, () => verifyPassword(currentPassword, user.passwordHash));
     await this.storePassword(userId, newPassword, []);
     await this.identity.revokeUserSessions(userId, sessionOf(auth));
   }
