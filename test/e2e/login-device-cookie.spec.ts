@@ -99,7 +99,6 @@ describe.each(SETUPS)('device cookies and current-password checks against the ac
   it('counts wrong currentPassword attempts against the account like failed logins; a locked account refuses them with 429', async () => {
     const carolLogin = (cookie?: string) => login(w.carol.email, w.carol.password, cookie, w.orgA);
     const first = await carolLogin().expect(200);
-    const device = deviceCookie(first);
     const token = { Authorization: `Bearer ${first.body.accessToken}` };
     const change = (currentPassword: string, cookie?: string) => {
       const req = http().post('/api/auth/password').set(token).set('X-Forwarded-For', `203.0.113.${++stranger % 250}`);
@@ -113,6 +112,7 @@ describe.each(SETUPS)('device cookies and current-password checks against the ac
     expectLocked(await carolLogin());
     expectLocked(await change(w.carol.password));
     // The owner's device is not: it changes the password.
+    const device = deviceCookie(first);
     await change(w.carol.password, device).expect(204);
     await login(w.carol.email, 'carol-password-2', device, w.orgA).expect(200);
   });
