@@ -41,7 +41,8 @@ export class DeviceCookies {
     const [deviceId, issuedAt, mac, ...rest] = value.split('.');
     if (rest.length > 0 || !deviceId || !issuedAt || !mac || !/^[A-Za-z0-9_-]{16,64}$/.test(deviceId)) return null;
     const issued = Number.parseInt(issuedAt, 36);
-    if (!Number.isSafeInteger(issued) || issued * 1000 > now + 60_000 || (issued + DEVICE_COOKIE_MAX_AGE_SECONDS) * 1000 <= now) return null;
+    if (!Number.isSafeInteger(issued) || issued * 1000 > now + 60_000 || (issued + DEVICE_COOKIE_MAX_AGE_SECONDS) * 1000 <= now)
+      return null;
     // Compared as text: base64url decoding ignores the last character's spare bits, so two spellings would pass.
     const expected = Buffer.from(this.mac(account, deviceId, issuedAt));
     const given = Buffer.from(mac);

@@ -79,7 +79,12 @@ export class SvcLoginThrottleInterceptor extends AttemptInterceptor {
     return typeof email !== 'string' || email.trim() === '' ? null : email;
   }
 
-  protected override async succeeded(attempt: LoginAttempt, client: LoginClient, request: LoginRequest, response: CookieResponse): Promise<void> {
+  protected override async succeeded(
+    attempt: LoginAttempt,
+    client: LoginClient,
+    request: LoginRequest,
+    response: CookieResponse,
+  ): Promise<void> {
     await attempt.succeeded();
     const email = this.emailOf(request);
     if (email !== null) this.throttle.rememberDevice(response, client, email);

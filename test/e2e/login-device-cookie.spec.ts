@@ -26,7 +26,11 @@ function deviceCookie(res: Response): string {
 
 function expectLocked(res: Response): void {
   expect(res.status).toBe(429);
-  expect(res.body).toEqual({ statusCode: 429, message: expect.stringMatching(/^Too many failed logins\. Retry after \d+ s\.$/), error: 'Too Many Requests' });
+  expect(res.body).toEqual({
+    statusCode: 429,
+    message: expect.stringMatching(/^Too many failed logins\. Retry after \d+ s\.$/),
+    error: 'Too Many Requests',
+  });
   expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
 }
 
@@ -45,7 +49,9 @@ describe.each(SETUPS)('device cookies and current-password checks against the ac
 
   /** A login from its own IP each time (`X-Forwarded-For`, trusted from loopback here), with a `Cookie` header when given. */
   const login = (email: string, password: string, cookie?: string, organizationId?: number) => {
-    const req = http().post('/api/auth/login').set('X-Forwarded-For', `198.51.100.${++stranger % 250}`);
+    const req = http()
+      .post('/api/auth/login')
+      .set('X-Forwarded-For', `198.51.100.${++stranger % 250}`);
     if (cookie) req.set('Cookie', cookie);
     if (organizationId !== undefined) req.set('X-Organization-Id', String(organizationId));
     return req.send({ email, password });
@@ -101,12 +107,19 @@ describe.each(SETUPS)('device cookies and current-password checks against the ac
     const first = await carolLogin().expect(200);
     const token = { Authorization: `Bearer ${first.body.accessToken}` };
     const change = (currentPassword: string, cookie?: string) => {
-      const req = http().post('/api/auth/password').set(token).set('X-Forwarded-For', `203.0.113.${++stranger % 250}`);
+      const req = http()
+        .post('/api/auth/password')
+        .set(token)
+        .set('X-Forwarded-For', `203.0.113.${++stranger % 250}`);
       if (cookie) req.set('Cookie', cookie);
       return req.send({ currentPassword, newPassword: 'carol-password-2' });
     };
     for (let i = 0; i < LIMITS.maxFailuresPerAccount; i++) {
-      expect((await change(`wrong-current-${i}`).expect(401)).body).toEqual({ statusCode: 401, message: 'Invalid email or password', error: 'Unauthorized' });
+      expect((await change(`wrong-current-${i}`).expect(401)).body).toEqual({
+        statusCode: 401,
+        message: 'Invalid email or password',
+        error: 'Unauthorized',
+      });
     }
     // The account is now locked for strangers: logins and current-password checks alike, even with the right password.
     expectLocked(await carolLogin());

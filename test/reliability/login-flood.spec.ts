@@ -56,7 +56,10 @@ function client(app: INestApplication) {
           method,
           path,
           agent,
-          headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }) },
+          headers: {
+            ...headers,
+            ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }),
+          },
         },
         (res) => {
           let text = '';
@@ -105,7 +108,8 @@ describe.each(DATABASE_KINDS)('an account lockout under a flood of junk logins (
     // The attacker's own addresses, their IP limit used up.
     const throttled = Array.from({ length: THROTTLED_IPS }, () => freshIp());
     for (const ip of throttled) {
-      for (let i = 0; i < LIMITS.maxFailuresPerIp; i++) expect((await login(`warmup-${ip}-${i}@example.com`, 'wrong', ip)).status).toBe(401);
+      for (let i = 0; i < LIMITS.maxFailuresPerIp; i++)
+        expect((await login(`warmup-${ip}-${i}@example.com`, 'wrong', ip)).status).toBe(401);
     }
 
     const reader = w.as.bob;
