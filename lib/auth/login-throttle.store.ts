@@ -62,7 +62,8 @@ class EntryQueue {
 
 /** Entries kept at most; past it the oldest window under its limit is dropped. */
 const DEFAULT_MAX_ENTRIES = 100_000;
-const SWEEP_INTERVAL_MS = 60_000;
+/** Entries the sweep looks at per hit: expired windows anywhere in the queues go within maxEntries / 4 hits. */
+const SWEEP_STEP = 4;
 
 /**
  * The default store: counters in this process, so with N instances an attacker gets up to N times
@@ -75,7 +76,7 @@ export class InMemoryLoginThrottleStore implements LoginThrottleStore {
   private readonly entries = new Map<string, Entry>();
   private readonly open = new EntryQueue();
   private readonly locked = new EntryQueue();
-  private nextSweep = 0;
+  private sweeper: Iterator<Entry> = this.entries.values();
 
   constructor(private readonly maxEntries: number = DEFAULT_MAX_ENTRIES) {}
 
@@ -152,13 +153,19 @@ export class InMemoryLoginThrottleStore implements LoginThrottleStore {
   }
 
   /**
-   * Drops every expired window, at most once a minute: windows of different lengths do not expire
-   * in queue order, so the heads alone may leave some behind.
+   * Looks at a few more entries for expired windows, resuming where the last hit stopped: windows
+   * of different lengths do not expire in queue order, so the queues' heads alone may leave some behind.
    */
   private sweep(now: number): void {
-    if (now < this.nextSweep) return;
-    this.nextSweep = now + SWEEP_INTERVAL_MS;
-    for (const entry of this.entries.values()) if (entry.expiresAt <= now) this.delete(entry);
+    for (let i = 0; i < SWEEP_STEP; i++) {
+      let step = this.sweeper.next();
+      if (step.done) {
+        this.sweeper = this.entries.values();
+        step = this.sweeper.next();
+        if (step.done) return;
+      }
+      if (step.value.expiresAt <= now) this.delete(step.value);
+    }
   }
 }
 

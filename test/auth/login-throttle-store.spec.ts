@@ -77,4 +77,14 @@ describe('InMemoryLoginThrottleStore', () => {
     // account:a, the one key under its limit, made the room; the rest are lockouts, so it is now refused as new.
     expect(await store.hit('account:a', 60_000, 2)).toEqual({ count: 0, retryAfterSeconds: 60, blocked: true });
   });
+
+  it('forgets an expired window wherever it sits in the queues, a few entries per hit', async () => {
+    const store = new InMemoryLoginThrottleStore(1000);
+    for (let i = 0; i < 50; i++) await store.hit(`account:before-${i}`, 60_000, 5);
+    await store.hit('account:short', 20, 5);
+    for (let i = 0; i < 50; i++) await store.hit(`account:after-${i}`, 60_000, 5);
+    await sleep(40);
+    for (let i = 0; i < 100; i++) await store.hit(`account:later-${i}`, 60_000, 5);
+    expect(store.size).toBe(200);
+  });
 });
