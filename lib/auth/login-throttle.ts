@@ -120,7 +120,7 @@ export class SvcLoginThrottle {
    */
   async verifyCurrentPassword(email: string | null, check: () => Promise<boolean>): Promise<void> {
     const client = currentClient.getStore() ?? { ip: null, cookies: undefined };
-    const attempt = await this.start({ ip: null, cookies: client.cookies }, email === null ? null : email);
+    const attempt = await this.start({ ip: null, cookies: client.cookies }, email);
     let matches: boolean;
     try {
       matches = await check();
