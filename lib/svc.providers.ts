@@ -15,6 +15,7 @@ import { SvcInvitationStore } from './auth/invitation.store';
 import { SvcOptionalAuthGuard } from './auth/optional-auth.guard';
 import { SvcJwtAuthenticator } from './auth/jwt-authenticator';
 import { SvcRefreshTokenStore } from './auth/refresh-token.store';
+import { SvcLoginThrottle } from './auth/login-throttle';
 import { InMemoryLoginThrottleStore, SVC_LOGIN_THROTTLE_STORE } from './auth/login-throttle.store';
 import { resolveJwtSecret } from './auth/jwt-secret';
 import { RedisLoginThrottleStore } from './auth/redis-login-throttle.store';
@@ -151,6 +152,7 @@ export const loginThrottleStoreProvider: Provider = {
 export const authProviders: Provider[] = [
   jwtSecretProvider,
   loginThrottleStoreProvider,
+  SvcLoginThrottle,
   SvcRefreshTokenStore,
   SvcTokenService,
   SvcIdentityService,

@@ -197,6 +197,13 @@ for (const kind of ['pglite', 'postgres']) {
         `${t.crossTenant} cross-tenant, ${t.unexpected} unexpected answers, ${t.rowsLost} lost, ${t.staleRows} stale, ${t.duplicates} duplicated, ` +
         `${t.phantoms} phantom, ${t.foreignRows} in the wrong organization, seed ${t.seed}`,
     );
+  const flood = f(`login-flood-${kind}`);
+  if (flood.junk !== undefined)
+    detail.push(
+      `- login flood (${kind}): ${flood.junk} junk logins in ${flood.floodMs} ms (${flood.junkPerSecond}/s; ${flood.refused429} answered 429, ` +
+        `${flood.refused400} 400, ${flood.otherAnswers} other), ${flood.storeKeys} keys in the store afterwards, lockout held; ` +
+        `authenticated GET p50 ${flood.p50Ms} ms, p99 ${flood.p99Ms} ms, max ${flood.maxMs} ms (${flood.samples} samples; quiet p99 ${flood.quietP99Ms} ms)`,
+    );
   const timing = f(`auth-timing-${kind}`);
   if (timing.samples !== undefined)
     detail.push(

@@ -9,7 +9,7 @@ import { ApiErrorResponses } from '../swagger/api-crud.decorators';
 import { ChangeEmailDto, ChangePasswordDto, LogoutDto, ResetPasswordDto } from './account.dto';
 import { SvcAccountService } from './account.service';
 import { SvcAuthGuard } from './auth.guard';
-import { SvcLoginThrottleInterceptor } from './login-throttle.interceptor';
+import { SvcCurrentPasswordThrottleInterceptor } from './login-throttle.interceptor';
 import { clearSessionCookie, type CookieResponse } from './session-cookie';
 
 /**
@@ -35,8 +35,8 @@ export class SvcAccountController {
   @ApiOperation({ summary: "Change the caller's password; every other session of the user ends" })
   @ApiNoContentResponse()
   @ApiErrorResponses(400, 401, 403, 429)
-  // Wrong current passwords count as failed logins of the client: no brute force through a stolen token.
-  @UseInterceptors(SvcLoginThrottleInterceptor)
+  // Wrong current passwords count as failed logins of the client and of the account: no brute force through a stolen token.
+  @UseInterceptors(SvcCurrentPasswordThrottleInterceptor)
   async changePassword(@Auth() auth: AuthContext, @Body() body: ChangePasswordDto): Promise<void> {
     await this.account.changePassword(auth, body.currentPassword, body.newPassword);
   }
@@ -46,8 +46,8 @@ export class SvcAccountController {
   @ApiOperation({ summary: "Change the caller's login e-mail (needs currentPassword); every other session of the user ends" })
   @ApiNoContentResponse()
   @ApiErrorResponses(400, 401, 403, 409, 429)
-  // Wrong current passwords count as failed logins of the client, as on POST /api/auth/password.
-  @UseInterceptors(SvcLoginThrottleInterceptor)
+  // Wrong current passwords count as failed logins of the client and of the account, as on POST /api/auth/password.
+  @UseInterceptors(SvcCurrentPasswordThrottleInterceptor)
   async changeEmail(@Auth() auth: AuthContext, @Body() body: ChangeEmailDto): Promise<void> {
     await this.account.changeEmail(auth, body.currentPassword, body.newEmail);
   }

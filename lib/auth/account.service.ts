@@ -8,11 +8,11 @@ import { SqlContext } from '../sql/sql-context';
 import { SqlExecutor } from '../sql/sql-executor';
 import { WriteExecutor } from '../sql/write.executor';
 import { SVC_MODEL } from '../svc.constants';
-import { InvalidCredentialsException } from './auth.service';
 import { idString } from './auth-context';
 import { normalizeEmail } from './email';
 import { LOGIN_EMAIL_FIELD } from './identity-values';
 import { SvcIdentityService } from './identity.service';
+import { SvcLoginThrottle } from './login-throttle';
 import { hashPassword, verifyPassword } from './password';
 import { assertPasswordLength, PASSWORD_MAX_LENGTH, passwordLength, passwordLengthException } from './password-policy';
 import { SvcRefreshTokenStore } from './refresh-token.store';
@@ -34,6 +34,7 @@ export class SvcAccountService {
     private readonly identity: SvcIdentityService,
     private readonly tokens: SvcTokenService,
     private readonly executor: SqlExecutor,
+    private readonly throttle: SvcLoginThrottle,
   ) {
     this.rules = new IdentityRules(model);
   }
@@ -47,7 +48,7 @@ export class SvcAccountService {
     assertPasswordLength(newPassword, 'newPassword');
     const user = await this.identity.userById(userId);
     if (!user || !user.active) throw new ForbiddenException('This account cannot change its password');
-    if (!(await verifyPassword(currentPassword, user.passwordHash))) throw new InvalidCredentialsException();
+    await this.throttle.verifyCurrentPassword(user.email, () => verifyPassword(currentPassword, user.passwordHash));
     await this.storePassword(userId, newPassword, []);
     await this.identity.revokeUserSessions(userId, sessionOf(auth));
   }
@@ -63,7 +64,7 @@ export class SvcAccountService {
     }
     const user = await this.identity.userById(userId);
     if (!user || !user.active) throw new ForbiddenException('This account cannot change its e-mail');
-    if (!(await verifyPassword(currentPassword, user.passwordHash))) throw new InvalidCredentialsException();
+    await this.throttle.verifyCurrentPassword(user.email, () => verifyPassword(currentPassword, user.passwordHash));
     const plan = this.userPlan();
     const key = typedScopeValue(plan.primaryKey, userId);
     if (typeof key !== 'string' && typeof key !== 'number') throw new ForbiddenException('This account cannot change its e-mail');

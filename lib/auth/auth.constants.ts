@@ -11,3 +11,5 @@ export const ACCESS_TOKEN_TYPE = 'access';
 export const REFRESH_TOKEN_TYPE = 'refresh';
 /** The only signing algorithm accepted. */
 export const JWT_ALGORITHM = 'HS256';
+/** Signed cookie of a client that logged in to an account before: its own login-throttle counter. */
+export const DEVICE_COOKIE = 'svc_device';

@@ -16,6 +16,8 @@ import { revokeUserSessions } from './session-revocation';
 export interface UserRecord {
   id: string;
   passwordHash: unknown;
+  /** The login e-mail, as stored (normalized); null when the column is empty. */
+  email: string | null;
   /** The user's own organization field, when the user entity has one. */
   organizationId: string | null;
   roles: string[];
@@ -168,12 +170,14 @@ export class SvcIdentityService {
     const organization = this.column(model, this.organizationField());
     const roles = this.rolesColumn(model);
     const active = model.columns.find((column) => column.name === 'active' && column.type === 'boolean');
-    const columns = [plan.primaryKey, password, organization, roles, active].filter((c): c is ColumnModel => c !== undefined);
+    const email = this.column(model, LOGIN_EMAIL_FIELD);
+    const columns = [plan.primaryKey, password, email, organization, roles, active].filter((c): c is ColumnModel => c !== undefined);
     const [row] = await this.select(plan, columns, where, 1);
     if (!row) return null;
     return {
       id: idString(row[plan.primaryKey.name])!,
       passwordHash: row[password.name],
+      email: email && typeof row[email.name] === 'string' ? (row[email.name] as string) : null,
       organizationId: organization ? idString(row[organization.name]) : null,
       roles: roles ? roleList(row[roles.name]) : [],
       active: active ? row[active.name] !== false : true,

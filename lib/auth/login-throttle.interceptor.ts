@@ -1,102 +1,108 @@
-import {
-  type CallHandler,
-  type ExecutionContext,
-  HttpException,
-  HttpStatus,
-  Inject,
-  Injectable,
-  type NestInterceptor,
-} from '@nestjs/common';
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { normalizeIp } from '@nestjs/throttler';
-import { createHash } from 'node:crypto';
 import { lastValueFrom, type Observable, of } from 'rxjs';
-import type { LoginThrottleModel, ServiceModel } from '../schema/model';
-import { SVCRC_DEFAULTS } from '../schema/normalize-svcrc';
-import { SVC_MODEL } from '../svc.constants';
 import { InvalidCredentialsException } from './auth.service';
-import { normalizeEmail } from './email';
-import { type LoginThrottleCount, type LoginThrottleStore, SVC_LOGIN_THROTTLE_STORE } from './login-throttle.store';
+import { header, type HeaderBag } from './credentials';
+import { type LoginAttempt, type LoginClient, LoginThrottledException, SvcLoginThrottle } from './login-throttle';
+import type { CookieResponse } from './session-cookie';
 
-interface LoginRequest {
+export { LoginThrottledException } from './login-throttle';
+
+interface LoginRequest extends HeaderBag {
   ip?: string;
   socket?: { remoteAddress?: string };
   body?: unknown;
 }
 
-/** 429 of a throttled login, in the error envelope; the interceptor sets `Retry-After`. */
-export class LoginThrottledException extends HttpException {
-  constructor(readonly retryAfterSeconds: number) {
-    super(
-      {
-        statusCode: HttpStatus.TOO_MANY_REQUESTS,
-        message: `Too many failed logins. Retry after ${retryAfterSeconds} s.`,
-        error: 'Too Many Requests',
-      },
-      HttpStatus.TOO_MANY_REQUESTS,
-    );
+function clientOf(request: LoginRequest): LoginClient {
+  return { ip: normalizeIp(request.ip ?? request.socket?.remoteAddress ?? 'unknown'), cookies: header(request, 'cookie') };
+}
+
+/** Runs the handler of an attempt counted in `attempt`, and settles the attempt by how it ended. */
+abstract class AttemptInterceptor implements NestInterceptor {
+  constructor(
+    protected readonly throttle: SvcLoginThrottle,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<LoginRequest>();
+    const response = http.getResponse<CookieResponse>();
+    const client = clientOf(request);
+    try {
+      const attempt = await this.throttle.start(client, this.emailOf(request));
+      let result: unknown;
+      try {
+        result = await this.throttle.withClient(client, () => lastValueFrom(next.handle()));
+      } catch (error) {
+        // A wrong password keeps its counts; anything else (400, 403, a 429 of the account) is no failure of this client.
+        if (!(error instanceof InvalidCredentialsException)) await attempt.abandoned();
+        throw error;
+      }
+      await this.succeeded(attempt, client, request, response);
+      return of(result);
+    } catch (error) {
+      if (error instanceof LoginThrottledException) {
+        this.adapterHost.httpAdapter.setHeader(response, 'Retry-After', String(error.retryAfterSeconds));
+      }
+      throw error;
+    }
+  }
+
+  /** The e-mail of the account the request attempts, counted before the handler runs; null for none. */
+  protected abstract emailOf(request: LoginRequest): string | null;
+
+  protected async succeeded(attempt: LoginAttempt, _client: LoginClient, _request: LoginRequest, _response: CookieResponse): Promise<void> {
+    await attempt.succeeded();
   }
 }
 
 /**
  * `auth.loginThrottle` on `POST /api/auth/login`, with or without `api.rateLimit`: counts failed
- * logins per client IP and per account (the normalized e-mail). Past either limit the login
- * answers 429 with `Retry-After` before the handler runs, so no password is checked.
+ * logins per client IP and per account (or per device, see {@link SvcLoginThrottle}). Past a limit
+ * the login answers 429 with `Retry-After` before the handler runs, so no password is checked.
  *
- * Every attempt is counted when it starts, so concurrent attempts cannot overshoot the limit;
- * it is taken back when the attempt turns out not to be a wrong password: a success (which
- * also clears the account's count) or any other error (400, 403).
+ * An attempt is taken back when it turns out not to be a wrong password: a success (which also
+ * clears the account's count and sets the device cookie) or any other error (400, 403).
  */
 @Injectable()
-export class SvcLoginThrottleInterceptor implements NestInterceptor {
-  constructor(
-    @Inject(SVC_MODEL) private readonly model: ServiceModel,
-    @Inject(SVC_LOGIN_THROTTLE_STORE) private readonly store: LoginThrottleStore,
-    private readonly adapterHost: HttpAdapterHost,
-  ) {}
-
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    const settings = this.settings();
-    const request = context.switchToHttp().getRequest<LoginRequest>();
-    const windowMs = settings.windowSeconds * 1000;
-    const ipKey = `ip:${normalizeIp(request.ip ?? request.socket?.remoteAddress ?? 'unknown')}`;
-    const accountKey = this.accountKey(request.body);
-    const ip = await this.store.hit(ipKey, windowMs);
-    const account = accountKey === null ? null : await this.store.hit(accountKey, windowMs);
-    const blocked: LoginThrottleCount[] = [];
-    if (ip.count > settings.maxFailuresPerIp) blocked.push(ip);
-    if (account && account.count > settings.maxFailuresPerAccount) blocked.push(account);
-    if (blocked.length > 0) {
-      const retryAfter = Math.max(...blocked.map((count) => count.retryAfterSeconds));
-      this.adapterHost.httpAdapter.setHeader(context.switchToHttp().getResponse(), 'Retry-After', String(retryAfter));
-      throw new LoginThrottledException(retryAfter);
-    }
-    let result: unknown;
-    try {
-      result = await lastValueFrom(next.handle());
-    } catch (error) {
-      if (!(error instanceof InvalidCredentialsException)) await this.takeBack(ipKey, accountKey);
-      throw error;
-    }
-    await this.store.undo(ipKey);
-    if (accountKey !== null) await this.store.reset(accountKey);
-    return of(result);
+export class SvcLoginThrottleInterceptor extends AttemptInterceptor {
+  constructor(throttle: SvcLoginThrottle, adapterHost: HttpAdapterHost) {
+    super(throttle, adapterHost);
   }
 
-  private settings(): LoginThrottleModel {
-    // A model written by hand or by an older generator may lack the key: the defaults still apply.
-    return (this.model.auth?.loginThrottle as LoginThrottleModel | undefined) ?? SVCRC_DEFAULTS.auth.loginThrottle;
-  }
-
-  /** A digest, so that e-mail addresses are not held in memory or in a shared store. */
-  private accountKey(body: unknown): string | null {
+  protected emailOf(request: LoginRequest): string | null {
+    const body = request.body;
     const email = typeof body === 'object' && body !== null ? (body as { email?: unknown }).email : undefined;
-    if (typeof email !== 'string' || email.trim() === '') return null;
-    return `account:${createHash('sha256').update(normalizeEmail(email)).digest('base64url')}`;
+    return typeof email !== 'string' || email.trim() === '' ? null : email;
   }
 
-  private async takeBack(ipKey: string, accountKey: string | null): Promise<void> {
-    await this.store.undo(ipKey);
-    if (accountKey !== null) await this.store.undo(accountKey);
+  protected override async succeeded(
+    attempt: LoginAttempt,
+    client: LoginClient,
+    request: LoginRequest,
+    response: CookieResponse,
+  ): Promise<void> {
+    await attempt.succeeded();
+    const email = this.emailOf(request);
+    if (email !== null) this.throttle.rememberDevice(response, client, email);
+  }
+}
+
+/**
+ * On routes that check the caller's current password (`POST /api/auth/password`): counts the
+ * attempt against the client's IP, and gives the handler's
+ * `SvcLoginThrottle.verifyCurrentPassword()` the client, which counts it against the account.
+ */
+@Injectable()
+export class SvcCurrentPasswordThrottleInterceptor extends AttemptInterceptor {
+  constructor(throttle: SvcLoginThrottle, adapterHost: HttpAdapterHost) {
+    super(throttle, adapterHost);
+  }
+
+  protected emailOf(): null {
+    return null;
   }
 }

@@ -6,7 +6,11 @@ import type { LoginThrottleCount, LoginThrottleStore } from './login-throttle.st
 /** Prefix of the login-throttle keys, after the connection's `REDIS_KEY_PREFIX`. */
 export const LOGIN_THROTTLE_KEY_PREFIX = 'login:';
 
-/** INCR, and the window's expiry on its first attempt; returns the count and the ms left. */
+/**
+ * INCR, and the window's expiry on its first attempt; returns the count and the ms left. Every key
+ * expires with its window, so memory is bounded by the keys one window can create; no key is
+ * dropped earlier unless Redis itself evicts (see the store's doc).
+ */
 const HIT_SCRIPT = `
 local count = redis.call('INCR', KEYS[1])
 local left = redis.call('PTTL', KEYS[1])
@@ -28,7 +32,10 @@ return redis.call('DECR', KEYS[1])
 `;
 
 /**
- * Login-throttle counters in Redis (`REDIS_URL`), shared by every instance. While Redis is
+ * Login-throttle counters in Redis (`REDIS_URL`), shared by every instance. Each key carries its
+ * window as a TTL, so Redis forgets it when the window ends and memory stays bounded without an
+ * eviction of our own; a lockout disappears early only if Redis runs out of memory under an
+ * evicting `maxmemory-policy` (`noeviction` keeps them). While Redis is
  * unreachable, `fallback` (this process's memory) counts instead, with a warning at most every
  * 10 s: login stays throttled per instance rather than failing or going unthrottled.
  */
@@ -41,13 +48,13 @@ export class RedisLoginThrottleStore implements LoginThrottleStore {
     private readonly fallback: LoginThrottleStore,
   ) {}
 
-  async hit(key: string, windowMs: number): Promise<LoginThrottleCount> {
+  async hit(key: string, windowMs: number, limit: number): Promise<LoginThrottleCount> {
     try {
       const [count, left] = (await this.redis.eval(HIT_SCRIPT, 1, LOGIN_THROTTLE_KEY_PREFIX + key, String(windowMs))) as [number, number];
-      return { count, retryAfterSeconds: Math.max(1, Math.ceil(left / 1000)) };
+      return { count, retryAfterSeconds: Math.max(1, Math.ceil(left / 1000)), blocked: count > limit };
     } catch (error) {
       this.redisFailed(error);
-      return this.fallback.hit(key, windowMs);
+      return this.fallback.hit(key, windowMs, limit);
     }
   }
 

@@ -16,11 +16,11 @@ export interface CookieResponse {
  * working) but not on their `POST`s, frames or scripts. Writes are guarded by an `Origin`
  * check as well (`isCookieRequestAllowed()`).
  */
-const ATTRIBUTES = 'Path=/; HttpOnly; SameSite=Lax';
+export const COOKIE_ATTRIBUTES = 'Path=/; HttpOnly; SameSite=Lax';
 
 /** The `Set-Cookie` value of the session cookie; `Secure` when `secure`. The token is base64url and dots, cookie-safe as is. */
 export function sessionCookieValue(token: string, maxAgeSeconds: number, secure: boolean): string {
-  return `${SESSION_COOKIE}=${token}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; ${ATTRIBUTES}${secure ? '; Secure' : ''}`;
+  return `${SESSION_COOKIE}=${token}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; ${COOKIE_ATTRIBUTES}${secure ? '; Secure' : ''}`;
 }
 
 /**
@@ -36,7 +36,8 @@ export function clearSessionCookie(response: CookieResponse, production = false)
   appendSetCookie(response, sessionCookieValue('', 0, production));
 }
 
-function appendSetCookie(response: CookieResponse, value: string): void {
+/** Adds a `Set-Cookie` header to an Express or Fastify response, keeping the others. */
+export function appendSetCookie(response: CookieResponse, value: string): void {
   if (response.raw !== undefined && typeof response.header === 'function') {
     // Fastify's reply: a second `set-cookie` is added to the first, not put in its place.
     response.header('set-cookie', value);

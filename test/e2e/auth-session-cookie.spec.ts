@@ -15,9 +15,14 @@ import { type AdapterChoice, type RunningApp, startApp } from '../support/start-
 /** tenancy's .svcrc: "accessTokenTtl": 600. */
 const COOKIE = /^svc_session=([\w-]+\.[\w-]+\.[\w-]+); Max-Age=600; Path=\/; HttpOnly; SameSite=Lax$/;
 
-function setCookies(res: { headers: Record<string, unknown> }): string[] {
+function allSetCookies(res: { headers: Record<string, unknown> }): string[] {
   const value = res.headers['set-cookie'];
   return value === undefined ? [] : Array.isArray(value) ? (value as string[]) : [String(value)];
+}
+
+/** The `svc_session` cookies set; a successful login also sets the `svc_device` cookie of the login throttle. */
+function setCookies(res: { headers: Record<string, unknown> }): string[] {
+  return allSetCookies(res).filter((value) => !value.startsWith('svc_device='));
 }
 
 const CASES: [(typeof DATABASE_KINDS)[number], AdapterChoice][] = [
@@ -37,7 +42,7 @@ describe.each(CASES)('session cookie from login and refresh (%s, %j)', (kind, ad
   });
   afterAll(() => running?.close());
 
-  it('sets no cookie for the spec body of email and password, and answers the token pair', async () => {
+  it('sets no session cookie for the spec body of email and password, and answers the token pair', async () => {
     const res = await http().post('/api/auth/login').send({ email: w.alice.email, password: w.alice.password }).expect(200);
     expect(res.body).toEqual({ accessToken: expect.any(String), refreshToken: expect.any(String), tokenType: 'Bearer', expiresIn: 600 });
     expect(setCookies(res)).toEqual([]);
@@ -71,7 +76,7 @@ describe.each(CASES)('session cookie from login and refresh (%s, %j)', (kind, ad
 
   it('sends no cookie when the login fails', async () => {
     const res = await http().post('/api/auth/login').send({ email: w.alice.email, password: 'wrong-password', cookie: true }).expect(401);
-    expect(setCookies(res)).toEqual([]);
+    expect(allSetCookies(res)).toEqual([]);
   });
 });
 
@@ -101,11 +106,14 @@ describe('session cookie with NODE_ENV=production (postgres)', () => {
     await database?.drop();
   });
 
-  it('adds Secure to the cookie', async () => {
+  it('adds Secure to the cookie, and to the device cookie', async () => {
     const res = await httpClient(app!)()
       .post('/api/auth/login')
       .send({ email: w.alice.email, password: w.alice.password, cookie: true })
       .expect(200);
     expect(setCookies(res)).toEqual([expect.stringMatching(/^svc_session=[\w.-]+; Max-Age=600; Path=\/; HttpOnly; SameSite=Lax; Secure$/)]);
+    expect(allSetCookies(res).filter((value) => value.startsWith('svc_device='))).toEqual([
+      expect.stringMatching(/^svc_device=[\w.-]+; Max-Age=15552000; Path=\/; HttpOnly; SameSite=Lax; Secure$/),
+    ]);
   });
 });

@@ -99,6 +99,25 @@ describe.each(DATABASE_KINDS)('login throttling (%s)', (kind) => {
     });
   });
 
+  describe('per client IP and per account together', () => {
+    beforeAll(async () => {
+      running = await startApp(kind, loginAppModule({ maxFailuresPerAccount: 3, maxFailuresPerIp: 2, windowSeconds: 600 }));
+      http = httpClient(running.app);
+      w = await seedWorld(running.app);
+    });
+    afterAll(() => running?.close());
+
+    it('does not count a request the IP limit refused against the account it names', async () => {
+      await login('nobody-1@example.com', 'wrong-password', '203.0.113.30').expect(401);
+      await login('nobody-2@example.com', 'wrong-password', '203.0.113.30').expect(401);
+      // The IP is throttled: its attempts on alice are refused by the IP limit, unchecked and uncounted for alice.
+      for (let i = 0; i < 10; i++) expectThrottled(await login(w.alice.email, `guess-${i}`, '203.0.113.30'), 600);
+      // Alice's account still has its three failures.
+      for (let i = 0; i < 3; i++) await login(w.alice.email, `wrong-${i}`, `203.0.113.${40 + i}`).expect(401);
+      expectThrottled(await login(w.alice.email, w.alice.password, '203.0.113.50'), 600);
+    });
+  });
+
   describe('window', () => {
     beforeAll(async () => {
       running = await startApp(kind, loginAppModule({ maxFailuresPerAccount: 2, maxFailuresPerIp: 1000, windowSeconds: 2 }));

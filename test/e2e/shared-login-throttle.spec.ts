@@ -68,4 +68,22 @@ describe('login throttle in Redis (PostgreSQL, two instances)', () => {
     for (let i = 0; i < 3; i++) await login(a, `wrong-again-${i}`).expect(401);
     await login(b, w.bob.password).expect(200);
   });
+
+  it('honours a device cookie set by the other instance: the owner gets in while strangers are locked out on both', async () => {
+    const login = (app: INestApplication, password: string, ip: string, cookie?: string) => {
+      const req = http(app).post('/api/auth/login').set('X-Forwarded-For', ip);
+      if (cookie) req.set('Cookie', cookie);
+      return req.send({ email: w.dave.email, password });
+    };
+    const first = await login(a, w.dave.password, '203.0.113.20').expect(200);
+    const setCookies = ([] as string[]).concat(first.headers['set-cookie'] ?? []);
+    const device = setCookies.find((value) => value.startsWith('svc_device='))!.split(';')[0];
+    for (let i = 0; i < 4; i++) await login(i % 2 === 0 ? a : b, `stranger-${i}`, `198.51.100.${i}`).expect(401);
+    for (const app of [a, b]) await login(app, w.dave.password, '198.51.100.99').expect(429);
+    // The device's own counter lives in Redis too; a success through the other instance clears it.
+    await login(a, 'typo', '203.0.113.21', device).expect(401);
+    expect(await redis.keys(`${prefix}login:device:*`)).toHaveLength(1);
+    await login(b, w.dave.password, '203.0.113.21', device).expect(200);
+    expect(await redis.keys(`${prefix}login:device:*`)).toHaveLength(0);
+  });
 });
