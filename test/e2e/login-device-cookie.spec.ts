@@ -129,4 +129,20 @@ describe.each(SETUPS)('device cookies and current-password checks against the ac
     await change(w.carol.password, device).expect(204);
     await login(w.carol.email, 'carol-password-2', device, w.orgA).expect(200);
   });
+
+  it('counts wrong currentPassword attempts of an e-mail change against the account too', async () => {
+    const first = await login(w.bob.email, w.bob.password).expect(200);
+    const changeEmail = (currentPassword: string, cookie?: string) => {
+      const req = http()
+        .post('/api/auth/email')
+        .set({ Authorization: `Bearer ${first.body.accessToken}` })
+        .set('X-Forwarded-For', `192.0.2.${++stranger % 250}`);
+      if (cookie) req.set('Cookie', cookie);
+      return req.send({ currentPassword, newEmail: 'bob-moved@example.com' });
+    };
+    for (let i = 0; i < LIMITS.maxFailuresPerAccount; i++) await changeEmail(`wrong-current-${i}`).expect(401);
+    expectLocked(await login(w.bob.email, w.bob.password));
+    expectLocked(await changeEmail(w.bob.password));
+    await changeEmail(w.bob.password, deviceCookie(first)).expect(204);
+  });
 });
