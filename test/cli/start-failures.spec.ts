@@ -15,6 +15,7 @@ import {
   freePort,
   http,
   initProject,
+  ROOT,
   start,
   stop,
   svc,
@@ -42,7 +43,7 @@ afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
 /** `node dist/main.js` run to its end, with the error lines of its output. */
 function startToEnd(env: NodeJS.ProcessEnv): { code: number | null; errors: string[]; output: string } {
-  const result = spawnSync(process.execPath, ['dist/main.js'], { cwd: project, env, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, ['dist/main.js'], { cwd: project, env, encoding: 'utf8', timeout: 150_000 });
   const output = `${result.stdout}${result.stderr}`;
   // Every line that is not one of Nest's LOG lines: what a person reads as the failure.
   const errors = output.split('\n').filter((line) => line.trim() !== '' && !/\bLOG\b/.test(line));
@@ -117,7 +118,7 @@ describe('a wrong setting ends the start with one line and exit code 1', () => {
     expect({ code: run.code, errors: run.errors }).toEqual({ code: 1, errors: [expect.stringMatching(line)] });
     // At once: no TypeORM retries.
     expect(run.output).not.toContain('Retrying');
-  }, 60_000);
+  }, 180_000);
 
   it('a taken port', async () => {
     const server: Server = createServer();
@@ -127,6 +128,23 @@ describe('a wrong setting ends the start with one line and exit code 1', () => {
       expect({ code: run.code, errors: run.errors }).toEqual({
         code: 1,
         errors: [expect.stringMatching(new RegExp(`ERROR \\[NestApplication\\] Port ${port} is already in use: stop the process using it, or set APP_PORT to a free port\\.$`))],
+      });
+    } finally {
+      server.close();
+    }
+  }, 180_000);
+});
+
+describe('npm run start:sample on a taken port', () => {
+  it('says so in one line and exits 1 before building anything', async () => {
+    const server: Server = createServer();
+    const port = await new Promise<number>((resolvePromise) => server.listen(0, () => resolvePromise((server.address() as { port: number }).port)));
+    try {
+      const run = spawnSync('npm', ['run', '--silent', 'start:sample'], { cwd: ROOT, env: cleanEnv({ APP_PORT: String(port) }), encoding: 'utf8', timeout: 60_000 });
+      expect({ code: run.status, stderr: run.stderr.trim(), stdout: run.stdout.trim() }).toEqual({
+        code: 1,
+        stderr: `✖ Port ${port} is already in use: stop the process using it, or set APP_PORT to a free port (APP_PORT=3200 npm run start:sample).`,
+        stdout: '',
       });
     } finally {
       server.close();
