@@ -133,7 +133,10 @@ export const runtimeProviders: Provider[] = [
   {
     provide: SVC_READINESS_PROBES,
     inject: [SvcEventRelay, SchemaReadiness],
-    useFactory: (relay: SvcEventRelay, schema: SchemaReadiness) => (relay.active ? [schema, relay] : [schema]),
+    useFactory: (relay: SvcEventRelay, schema: SchemaReadiness) => [
+      ...(schema.synchronized ? [] : [schema]),
+      ...(relay.active ? [relay] : []),
+    ],
   },
   { provide: APP_FILTER, useClass: SvcExceptionFilter },
   { provide: APP_PIPE, useClass: SvcValidationPipe },

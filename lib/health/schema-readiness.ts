@@ -26,8 +26,8 @@ export class SchemaReadiness implements ReadinessProbe, OnApplicationBootstrap {
   constructor(
     private readonly dataSource: DataSource,
     private readonly executor: SqlExecutor,
-    /** With synchronization the schema is made at start: nothing to check. */
-    synchronized: boolean,
+    /** With synchronization the schema is made at start: nothing to check, and no `schema` key in `/health/ready`. */
+    readonly synchronized: boolean,
   ) {
     this.ready = synchronized;
   }
