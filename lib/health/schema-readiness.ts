@@ -82,7 +82,8 @@ function missingOf(metadata: EntityMetadata, found: ReadonlySet<string>): string
   const table = `${metadata.schema ?? ''}.${metadata.tableName}`;
   if (!found.has(table)) return [metadata.tableName];
   return metadata.columns
-    .filter((column) => !found.has(`${table}.${column.databaseName}`))
+    // A @VirtualColumn is a query, not a column of the table.
+    .filter((column) => !column.isVirtualProperty && !found.has(`${table}.${column.databaseName}`))
     .map((column) => `${metadata.tableName}.${column.databaseName}`);
 }
 
