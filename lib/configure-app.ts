@@ -4,6 +4,7 @@ import { corsOptions } from './http/cors-options';
 import { useJsonBodyParser } from './http/json-body';
 import { createJsonOnlyMiddleware } from './http/json-only';
 import { applyOperationalSettings } from './production/operational-settings';
+import { endStartOnListenFailure } from './production/listen-failure';
 import { SvcRuntime } from './crud/svc-runtime';
 
 export interface ConfigureAppOptions {
@@ -23,10 +24,12 @@ export interface ConfigureAppOptions {
  * CORS, request bodies as JSON only (any other body is 415) within the body limit, the OpenAPI
  * page at `/_docs` unless `api.docs` is false; and, first, the process settings of
  * `applyOperationalSettings()`: `LOG_LEVEL`, `TRUST_PROXY`, request logging, and a
- * graceful shutdown on SIGTERM (in-flight requests finish, the database closes, exit 0).
+ * graceful shutdown on SIGTERM (in-flight requests finish, the database closes, exit 0); and a port already in
+ * use ends the start with one line and exit code 1 (`endStartOnListenFailure()`).
  */
 export function configureSvcApp(app: INestApplication, options: ConfigureAppOptions = {}): void {
   applyOperationalSettings(app);
+  endStartOnListenFailure(app);
   const { model } = app.get(SvcRuntime);
   hidePoweredBy(app);
   if (model.api.cors) {

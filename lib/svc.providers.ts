@@ -26,6 +26,7 @@ import { DomainEventPublisher } from './events/domain-event-publisher';
 import { SvcEventOutbox } from './events/outbox/event-outbox';
 import { SvcEventRelay } from './events/outbox/nats-relay';
 import { SvcExceptionFilter } from './filters/svc-exception.filter';
+import { SchemaReadiness } from './health/schema-readiness';
 import { SVC_READINESS_PROBES } from './interfaces/readiness-probe';
 import type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
 import { assertProductionConfig } from './production/production-config';
@@ -114,6 +115,14 @@ export const runtimePartProviders: Provider[] = [
 /** The runtime parts a service or test may inject (and so replace). */
 export const runtimePartExports = [SqlExecutor, EntityPlans, ReadExecutor, WriteExecutor, ScopeEnforcer, DomainEventPublisher];
 
+/** Whether the entities' tables exist, when the schema is not synchronized at start (see `SchemaReadiness`). */
+export const schemaReadinessProvider: Provider = {
+  provide: SchemaReadiness,
+  inject: [DataSource, SqlExecutor, MODULE_OPTIONS_TOKEN, SVC_MODEL],
+  useFactory: (dataSource: DataSource, executor: SqlExecutor, options: SvcModuleOptions, model: ServiceModel) =>
+    new SchemaReadiness(dataSource, executor, readDatabaseConfig(options.env ?? process.env, model).synchronize),
+};
+
 export const runtimeProviders: Provider[] = [
   ...runtimePartProviders,
   {
@@ -125,7 +134,15 @@ export const runtimeProviders: Provider[] = [
   // EVENTS_URL: the outbox written with each change, and its relay to NATS (inert without the variable).
   SvcEventOutbox,
   SvcEventRelay,
-  { provide: SVC_READINESS_PROBES, inject: [SvcEventRelay], useFactory: (relay: SvcEventRelay) => (relay.active ? [relay] : []) },
+  schemaReadinessProvider,
+  {
+    provide: SVC_READINESS_PROBES,
+    inject: [SvcEventRelay, SchemaReadiness],
+    useFactory: (relay: SvcEventRelay, schema: SchemaReadiness) => [
+      ...(schema.synchronized ? [] : [schema]),
+      ...(relay.active ? [relay] : []),
+    ],
+  },
   { provide: APP_FILTER, useClass: SvcExceptionFilter },
   { provide: APP_PIPE, useClass: SvcValidationPipe },
 ];

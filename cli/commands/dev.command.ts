@@ -30,7 +30,7 @@ export const devCommand = defineCommand<DevOptions>({
     command
       .option('-p, --port <n>', 'port to listen on (default: APP_PORT, else PORT, else 3100)')
       .option('--no-watch', 'compile and start once: no restart on change, no regeneration')
-      .option('--allow-drop', 'with DATABASE_URL and DATABASE_SYNC=true: let synchronization drop columns and tables')
+      .option('--allow-drop', 'let schema synchronization drop columns and tables that hold data (DATABASE_SYNC_ALLOW_DROP=true)')
       .addHelpText(
         'after',
         "\nsvc dev validates .svcrc and generates src/autogen/, compiles with the project's TypeScript\n" +
@@ -40,9 +40,12 @@ export const devCommand = defineCommand<DevOptions>({
           'PGlite is opened once, by svc dev, and served to each restart (PGLITE_SERVER); while svc dev runs,\n' +
           'svc users create and svc keys go through it.\n\n' +
           'Environment: .env is read (variables already set win). Defaults for the application:\n' +
-          'PGlite in .svc/data (PGLITE_DATA_DIR), schema synchronized. With DATABASE_URL (PostgreSQL) the schema\n' +
-          'is never changed unless DATABASE_SYNC=true is set explicitly, and even then a synchronization that\n' +
-          'would drop a column or a table is refused and listed, unless --allow-drop is given.\n' +
+          'PGlite in .svc/data (PGLITE_DATA_DIR), schema synchronized; a synchronization that would drop a column\n' +
+          'or a table holding data is refused and listed, unless --allow-drop is given. With DATABASE_URL\n' +
+          '(PostgreSQL) the schema is never changed unless DATABASE_SYNC=true is set explicitly, and even then a\n' +
+          'synchronization that would drop any column or table is refused and listed, unless --allow-drop is given.\n' +
+          'When the application stops by itself, svc dev waits for a change if it runs in a terminal, and\n' +
+          'otherwise (a script, CI) stops too, with a non-zero exit code.\n' +
           'Ctrl-C stops the application cleanly (the database is closed and its folder unlocked).\n\n' +
           'Examples:\n  $ npx svc dev\n  $ npx svc dev --port 4000\n  $ PGLITE_DATA_DIR=memory npx svc dev --no-watch',
       ),

@@ -139,7 +139,10 @@ export class DevServer {
     this.io = options.io;
   }
 
-  /** Runs until SIGINT/SIGTERM (exit code 0), or until the app exits with `--no-watch`. */
+  /**
+   * Runs until SIGINT/SIGTERM (exit code 0), or until the app exits with `--no-watch` or, without a terminal,
+   * at all (its exit code; 1 after a signal).
+   */
   async run(): Promise<number> {
     const { root } = this.options;
     const config = tsconfigFile(root);
@@ -384,11 +387,20 @@ export class DevServer {
       if (!this.options.watch) {
         this.io.err(`The application stopped (${how})`);
         void this.shutdown(code ?? 1);
+      } else if (!this.inTerminal()) {
+        // No one to make the change it would wait for: a script must not hang.
+        this.io.err(`✖ The application stopped (${how}); no terminal, so svc dev stops too`);
+        void this.shutdown(code ?? 1);
       } else {
         this.io.err(`✖ The application stopped (${how}); waiting for a change to restart it`);
       }
     });
     void this.announceWhenReady(app);
+  }
+
+  /** Whether a person runs svc dev (stdin and stdout are a terminal), who can fix the cause and save. */
+  private inTerminal(): boolean {
+    return process.stdin.isTTY === true && process.stdout.isTTY === true;
   }
 
   /** The application's environment: the project's, its port, and where svc dev serves the embedded database. */

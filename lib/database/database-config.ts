@@ -52,6 +52,11 @@ export interface PgliteDatabaseConfig {
   /** `DATABASE_SYNC`, default true on PGlite. */
   readonly synchronize: boolean;
   /**
+   * `DATABASE_SYNC_ALLOW_DROP`, default false: whether synchronization may drop a column that holds a value
+   * or a table that holds a row. Without it, such a synchronization is refused (an empty one goes ahead).
+   */
+  readonly allowDrop?: boolean;
+  /**
    * `PGLITE_SERVER`, set by `svc dev`: the database is already open in the dev process, which serves it
    * on this Unix socket folder (`/path`) or TCP address (`127.0.0.1:port`); connect there instead of
    * opening `dataDir`.
@@ -106,6 +111,7 @@ export function readDatabaseConfig(env: NodeJS.ProcessEnv, model: { readonly dat
     type: 'pglite',
     dataDir: readDataDir(env),
     synchronize: readSync(env, true),
+    ...(readBoolean(env, 'DATABASE_SYNC_ALLOW_DROP', false) ? { allowDrop: true } : {}),
     ...(server ? { server } : {}),
   };
 }

@@ -30,6 +30,13 @@ interface PgErrorFields {
 
 const UNAVAILABLE: DatabaseErrorClass = { status: 503, message: 'Database unavailable' };
 
+/** What to do when the entities' tables or columns are missing: the schema was never migrated, or is behind. */
+export const SCHEMA_NOT_READY_HINT =
+  'The database schema is not up to date: run svc migrate (or set DATABASE_SYNC=true on a local database)';
+
+/** Undefined table, undefined column: the schema lacks what the entities map (a user's input never causes them). */
+const SCHEMA_NOT_READY_SQLSTATES = new Set(['42P01', '42703']);
+
 /** Node socket errors that mean the server cannot be reached. */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -107,6 +114,7 @@ export function classifyDatabaseError(
     case '23P01':
       return { status: 409, message: 'Conflicts with an existing record', code };
   }
+  if (SCHEMA_NOT_READY_SQLSTATES.has(code)) return { status: 503, message: SCHEMA_NOT_READY_HINT, code };
   const dataError = DATA_ERRORS[code];
   if (dataError) {
     // Keep the type ("for type integer") but not the value PostgreSQL quotes after it.

@@ -1,14 +1,23 @@
 import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import type { DatabaseConfig, PostgresEndpoint } from './database-config';
-import { isDatabaseUnavailableError } from './database-errors';
-import { synchronizeWithoutDrops } from './guarded-synchronize';
+import { describeDatabaseConfig, type DatabaseConfig, type PostgresEndpoint } from './database-config';
+import { Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { synchronizeWithoutDrops, type DropPolicy } from './guarded-synchronize';
+import { databaseStartError, isServerStarting } from './start-failure';
 import { openPglite } from './pglite-connection';
 import { synchronizeSearchIndexes } from './search-indexes';
 import { svcTypeParsers } from './type-parsers';
 
 /** How long a new PostgreSQL connection may take before it fails, so a dead database fails fast. */
 export const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * How long opening waits for a PostgreSQL server that answers "starting up" (SQLSTATE 57P03), trying again
+ * every `SERVER_STARTING_RETRY_MS`. Any other failure of the first connection ends the start at once.
+ */
+export const SERVER_STARTING_WAIT_MS = 30_000;
+const SERVER_STARTING_RETRY_MS = 1_000;
 
 /** How long the application keeps an idle session to a PGlite served by `svc dev` before handing it back. */
 const PGLITE_SERVER_IDLE_MS = 1_000;
@@ -47,8 +56,8 @@ export async function createTypeOrmOptions(
   const common = {
     type: 'postgres',
     entities,
-    // On PostgreSQL, `createDataSource` synchronizes itself, refusing drops (see `synchronizeWithoutDrops`).
-    synchronize: config.synchronize && config.type === 'pglite',
+    // `createDataSource` synchronizes itself, refusing drops (see `synchronizeWithoutDrops`).
+    synchronize: false,
     logging: extra.logging ?? false,
     migrations: extra.migrations ?? [],
     // gen_random_uuid() is built into PostgreSQL 13+ and PGlite; uuid-ossp is not in PGlite.
@@ -128,9 +137,10 @@ export class SvcDataSource extends DataSource {
 }
 
 /**
- * Opens and initializes a data source for `config`; on PostgreSQL with `synchronize`, a
- * synchronization that would drop a column or a table is refused unless `allowDrop`. If initialization fails,
- * whatever was opened is released before the error is rethrown.
+ * Opens and initializes a data source for `config`; with `synchronize`, a synchronization that would drop a
+ * column or a table is refused unless `allowDrop` (on PGlite: one that holds data). If initialization fails,
+ * whatever was opened is released before the error is rethrown: a {@link DatabaseStartError} when a setting
+ * explains it. A PostgreSQL server that is starting up is waited for (`SERVER_STARTING_WAIT_MS`).
  */
 export async function createDataSource(
   config: DatabaseConfig,
@@ -143,19 +153,46 @@ export async function createDataSource(
     await (await createDataSource(config, entities, { ...extra, statementTimeoutMs: undefined })).destroy();
     return createDataSource({ ...config, synchronize: false }, entities, extra);
   }
+  const deadline = Date.now() + SERVER_STARTING_WAIT_MS;
+  for (;;) {
+    try {
+      return await openDataSource(config, entities, extra);
+    } catch (error) {
+      if (isServerStarting(error) && Date.now() < deadline) {
+        new Logger('Database').warn(`${describeDatabaseConfig(config)} is starting up: trying again in 1 s`);
+        await sleep(SERVER_STARTING_RETRY_MS);
+        continue;
+      }
+      // An unreachable server, a missing database, a refused login: one line that says what to fix.
+      throw databaseStartError(error, config) ?? error;
+    }
+  }
+}
+
+async function openDataSource(
+  config: DatabaseConfig,
+  entities: Function[],
+  extra: TypeOrmOptionsExtra & { initialize?: boolean },
+): Promise<SvcDataSource> {
   const { options, dispose } = await createTypeOrmOptions(config, entities, extra);
   const dataSource = new SvcDataSource(options, dispose);
   if (extra.initialize === false) return dataSource;
   try {
     await dataSource.initialize();
-    if (config.type === 'postgres' && config.synchronize) await synchronizeWithoutDrops(dataSource, config.allowDrop);
-    // After TypeORM's synchronization (PGlite's runs inside initialize()): the indexes need their columns.
+    if (config.synchronize) await synchronizeWithoutDrops(dataSource, dropPolicy(config));
+    // After TypeORM's synchronization: the indexes need their columns.
     if (config.synchronize) await synchronizeSearchIndexes(dataSource);
   } catch (error) {
     await dataSource.destroy().catch(() => undefined);
     throw error;
   }
   return dataSource;
+}
+
+/** PostgreSQL refuses every drop; PGlite, synchronized by default for development, only a drop that loses data. */
+function dropPolicy(config: DatabaseConfig): DropPolicy {
+  if (config.allowDrop === true) return 'allow';
+  return config.type === 'postgres' ? 'refuse' : 'refuse-with-data';
 }
 
 const SVC_DATABASE_CONFIG = Symbol('svc:database_config');
@@ -167,7 +204,8 @@ type SvcTypeOrmModuleOptions = TypeOrmModuleOptions & { [SVC_DATABASE_CONFIG]?: 
  * Module options for `TypeOrmModule.forRootAsync({ useFactory, dataSourceFactory: svcDataSourceFactory })`.
  * Nothing is opened here: `svcDataSourceFactory` opens the database on each
  * connection attempt and releases it on failure, so a retry starts clean.
- * Only connection failures are retried (PostgreSQL: 5 attempts, 3 s apart; PGlite: none).
+ * TypeORM's own retries are off: a failed first connection ends the start at once with one line (see
+ * `createDataSource`, which waits only for a server that says it is starting up).
  */
 export function svcTypeOrmModuleOptions(
   config: DatabaseConfig,
@@ -179,9 +217,8 @@ export function svcTypeOrmModuleOptions(
     autoLoadEntities: options.autoLoadEntities ?? false,
     logging: options.logging ?? false,
     migrations: options.migrations ?? [],
-    retryAttempts: config.type === 'postgres' ? 5 : 1,
-    retryDelay: 3_000,
-    toRetry: isDatabaseUnavailableError,
+    // Never retried here: a retry logs a stack each time, and a wrong setting stays wrong.
+    toRetry: () => false,
     // An own enumerable symbol survives the spreads @nestjs/typeorm makes of these options.
     [SVC_DATABASE_CONFIG]: config,
     ...(options.statementTimeoutMs !== undefined ? { [SVC_STATEMENT_TIMEOUT]: options.statementTimeoutMs } : {}),

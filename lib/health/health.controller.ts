@@ -11,7 +11,8 @@ import { SVC_READINESS_PROBES, type ReadinessProbe } from '../interfaces/readine
 /**
  * `GET /health`: 200 when the database answers, 503 when it does not. `GET /health/live`: 200 while
  * the process runs. `GET /health/ready`: 503 while the database, Redis (`REDIS_URL`) or the event
- * broker (`EVENTS_URL`) is unreachable, and from SIGTERM on. Public: no authentication.
+ * broker (`EVENTS_URL`) is unreachable, while the database lacks the entities' tables (not synchronized,
+ * not migrated), and from SIGTERM on. Public: no authentication.
  */
 @ApiTags('health')
 @SetMetadata(IS_PUBLIC_KEY, true)
@@ -49,12 +50,14 @@ export class HealthController {
     }
     const checks = [() => this.database.check('database')];
     if (this.redis?.client) checks.push(() => this.dependency('redis', () => this.redis!.isReachable()));
-    for (const probe of this.probes) checks.push(() => this.dependency(probe.name, () => probe.isReachable()));
+    for (const probe of this.probes) {
+      checks.push(() => this.dependency(probe.name, () => probe.isReachable(), probe.unavailableMessage));
+    }
     return this.health.check(checks);
   }
 
-  private async dependency(key: string, reachable: () => Promise<boolean>) {
+  private async dependency(key: string, reachable: () => Promise<boolean>, message = `${key} unavailable`) {
     const indicator = this.indicators.check(key);
-    return (await reachable()) ? indicator.up() : indicator.down({ message: `${key} unavailable` });
+    return (await reachable()) ? indicator.up() : indicator.down({ message });
   }
 }

@@ -5,5 +5,7 @@ export const SVC_READINESS_PROBES = Symbol('svc:readiness_probes');
 export interface ReadinessProbe {
   /** Key in the health answer (`nats`). */
   readonly name: string;
+  /** `message` of the health answer when down; default `<name> unavailable`. */
+  readonly unavailableMessage?: string;
   isReachable(): Promise<boolean>;
 }

@@ -163,8 +163,13 @@ describe.each(['pglite', 'postgres'] as const)('classifyDatabaseError on real %s
     expect(JSON.stringify(result)).not.toMatch(/abc|9999|not-a-date|2020|ABCDEF/);
   });
 
+  it('maps a missing table or column to 503 with the svc migrate hint: the schema is behind', async () => {
+    const hint = 'The database schema is not up to date: run svc migrate (or set DATABASE_SYNC=true on a local database)';
+    expect(await classify(() => ds.query('SELECT * FROM "no_such_table"'))).toEqual({ status: 503, message: hint, code: '42P01' });
+    expect(await classify(() => ds.query('SELECT "no_such_column" FROM pg_class'))).toEqual({ status: 503, message: hint, code: '42703' });
+  });
+
   it('returns null for errors the client cannot act on (the caller answers 500)', async () => {
-    expect(await classify(() => ds.query('SELECT * FROM "no_such_table"'))).toBeNull();
     expect(await classify(() => ds.query('SELEC 1'))).toBeNull();
     expect(classifyDatabaseError(new Error('boom'))).toBeNull();
     expect(classifyDatabaseError(undefined)).toBeNull();
