@@ -350,8 +350,11 @@ describe.each(DATABASE_KINDS)('tenant adversaries on the documented auth setup (
         const newEmail = step.flag === 5 && taken ? taken : email;
         return ctx.send('post', '/api/auth/email', { currentPassword: passwords.get(ctx.user), newEmail });
       }
-      case 'deactivate':
-        return ctx.send('patch', `/users/${target}`, { active: false });
+      case 'deactivate': {
+        // A user of the caller's organization: the one an administrator may deactivate when it belongs to no other.
+        const colleague = pickOf([...usersOf(state, ctx.org)].sort((a, b) => a - b), step.pick) ?? target;
+        return ctx.send('patch', `/users/${colleague}`, { active: false });
+      }
     }
   }
 
