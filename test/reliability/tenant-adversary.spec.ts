@@ -10,7 +10,12 @@
  *      invited user's own acceptance);
  *   2. no HTTP request grants a bypass role;
  *   3. an account's credentials (password, e-mail, `active`, its role, the account itself) change only by
- *      its owner, or by an administrator of every organization it belongs to.
+ *      its owner, or by an administrator of every organization it belongs to;
+ *   4. revoked authority is refused on the next request: every principal holds access tokens of real
+ *      sessions (from logins); after a step that changes a user's authority (their `active`, role, e-mail
+ *      or password, a membership of theirs changed or deleted, the account deleted) each token of that
+ *      user issued before answers 401, except the session that made its own password or e-mail change;
+ *      the tokens of every other user still work (no revocation beyond the user concerned).
  *
  * Also: no answer is a 500. The sequences of findings 1 and 2 run first, as fast-check examples.
  * 30 sequences under `npm test`, 300 under `npm run test:stress` (RELIABILITY_ADVERSARY_RUNS overrides);
@@ -70,6 +75,8 @@ const KINDS = [
   'projectWrite',
   'selfPromote',
   'ownPassword',
+  'ownEmail',
+  'deactivate',
 ] as const;
 type Kind = (typeof KINDS)[number];
 
@@ -112,6 +119,8 @@ describe.each(DATABASE_KINDS)('tenant adversaries on the documented auth setup (
   /** Known passwords of the accounts, by user id (changed only by answers that say they changed). */
   let passwords: Map<number, string>;
   let invitationTokens: { token: string; email: string }[];
+  /** Access tokens of real sessions (from logins), by user id: the subjects of invariant 4. */
+  let held: Map<number, { token: string; org: number }[]>;
   let counter = 0;
   let logins = 0;
   let invitationsTable = true;
@@ -146,6 +155,19 @@ describe.each(DATABASE_KINDS)('tenant adversaries on the documented auth setup (
     );
     passwords = new Map(PRINCIPALS.map((_, index) => [index + 1, INITIAL_PASSWORD]));
     invitationTokens = [];
+    held = new Map();
+    const state = await snapshot();
+    for (const user of state.users.keys()) await login(state, user, organizationsOf(state, user)[0]);
+  }
+
+  /** A real login of `user` in `org`, its access token held for invariant 4 (the newest two per user). */
+  async function login(state: Snapshot, user: number, org: number): Promise<string> {
+    const row = state.users.get(user)!;
+    const res = await http().post('/api/auth/login').set('X-Organization-Id', String(org)).send({ email: row.email, password: passwords.get(user) });
+    expect({ login: row.email, status: res.status }).toEqual({ login: row.email, status: 200 });
+    const token = res.body.accessToken as string;
+    held.set(user, [...(held.get(user) ?? []), { token, org }].slice(-2));
+    return token;
   }
 
   async function snapshot(): Promise<Snapshot> {
@@ -177,17 +199,21 @@ describe.each(DATABASE_KINDS)('tenant adversaries on the documented auth setup (
     const membership = [...state.memberships.values()].find((m) => m.userId === user && m.organizationId === org);
     if (!row || row.active !== true || !membership) return null;
     const roles = [...new Set([row.role as string, membership.role as string])];
+    // A held session of that organization serves as well (and is the one an own password or e-mail change keeps).
+    const session = (held.get(user) ?? []).find((entry) => entry.org === org);
+    if (session && logins % 2 === 0) return session.token;
     if (++logins % 10 !== 1) return jwt.sign({ sub: String(user), organizationId: String(org), roles }, IDENTITY_JWT_SECRET, { expiresIn: 600 });
-    const res = await http().post('/api/auth/login').set('X-Organization-Id', String(org)).send({ email: row.email, password: passwords.get(user) });
-    expect({ login: row.email, status: res.status }).toEqual({ login: row.email, status: 200 });
-    expect(jwt.decode(res.body.accessToken)).toMatchObject({ sub: String(user), organizationId: String(org), roles: expect.arrayContaining(roles) });
-    return res.body.accessToken as string;
+    const token = await login(state, user, org);
+    expect(jwt.decode(token)).toMatchObject({ sub: String(user), organizationId: String(org), roles: expect.arrayContaining(roles) });
+    return token;
   }
 
   interface Context {
     user: number;
     org: number;
     send: (method: 'get' | 'post' | 'patch' | 'put' | 'delete', path: string, body?: object) => Promise<{ status: number; body: any }>;
+    /** The token of the last request sent: the session a change of one's own password or e-mail keeps. */
+    lastToken: string | null;
   }
 
   /** The actor's context: their user and one of their organizations, as the state now is; null when they cannot act. */
@@ -199,6 +225,7 @@ describe.each(DATABASE_KINDS)('tenant adversaries on the documented auth setup (
     const send = async (method: 'get' | 'post' | 'patch' | 'put' | 'delete', path: string, body?: object) => {
       for (let attempt = 0; ; attempt += 1) {
         const token = await tokenOf(state, user, org);
+        context.lastToken = token;
         if (token === null) return { status: 0, body: null };
         const req = http()[method](path).set('Authorization', `Bearer ${token}`);
         const res = body === undefined ? await req : await req.send(body);
@@ -207,7 +234,8 @@ describe.each(DATABASE_KINDS)('tenant adversaries on the documented auth setup (
         return { status: res.status, body: res.body };
       }
     };
-    return { user, org, send };
+    const context: Context = { user, org, send, lastToken: null };
+    return context;
   }
 
   const pickOf = <T>(items: readonly T[], index: number): T | undefined => (items.length === 0 ? undefined : items[index % items.length]);
@@ -316,10 +344,69 @@ describe.each(DATABASE_KINDS)('tenant adversaries on the documented auth setup (
         if (res.status === 204) passwords.set(ctx.user, password);
         return res;
       }
+      case 'ownEmail': {
+        // Now and then an address another account already has (409, nothing revoked).
+        const taken = state.users.get(target)?.email as string | undefined;
+        const newEmail = step.flag === 5 && taken ? taken : email;
+        return ctx.send('post', '/api/auth/email', { currentPassword: passwords.get(ctx.user), newEmail });
+      }
+      case 'deactivate': {
+        // A user of the caller's organization: the one an administrator may deactivate when it belongs to no other.
+        const colleague = pickOf([...usersOf(state, ctx.org)].sort((a, b) => a - b), step.pick) ?? target;
+        return ctx.send('patch', `/users/${colleague}`, { active: false });
+      }
     }
   }
 
-  /** The three invariants (and no 500) for one step; the messages name what broke. */
+  /** Users whose authority changed between two states, as the documented revocation rule names them. */
+  function authorityChanged(before: Snapshot, after: Snapshot): Set<number> {
+    const users = new Set<number>();
+    for (const [id, [old, now]] of changes(before.users, after.users)) {
+      if (old && (!now || ['password', 'email', 'active', 'role'].some((field) => old[field] !== now[field]))) users.add(id);
+    }
+    for (const [, [old, now]] of changes(before.memberships, after.memberships)) {
+      if (!old) continue; // a new membership (an acceptance, an administrator's) revokes nothing
+      users.add(old.userId as number);
+      if (now) users.add(now.userId as number);
+    }
+    return users;
+  }
+
+  /**
+   * 4. Every held token of a user whose authority changed answers 401 (but the session that changed its
+   * own password or e-mail), every other held token still works; revoked ones are dropped, and their user
+   * logs in again when they still can.
+   */
+  async function revocationViolations(step: Step, ctx: Context, before: Snapshot, after: Snapshot, res: { status: number }): Promise<string[]> {
+    const found: string[] = [];
+    const changed = authorityChanged(before, after);
+    // Only a request that succeeded may have revoked anything; a refused one is checked by the next success.
+    if (changed.size === 0 && (res.status < 200 || res.status >= 300 || step.kind === 'read' || step.kind === 'listInvitations')) return found;
+    const keeps = (step.kind === 'ownPassword' || step.kind === 'ownEmail') && res.status === 204 ? ctx.lastToken : null;
+    for (const [user, tokens] of held) {
+      const kept: { token: string; org: number }[] = [];
+      for (const entry of tokens) {
+        const probe = await http().get('/projects?limit=1').set('Authorization', `Bearer ${entry.token}`);
+        const revoked = changed.has(user) && entry.token !== keeps;
+        const expected = revoked ? 401 : 200;
+        if (probe.status !== expected) {
+          found.push(
+            `a session of user ${user} (org${entry.org}) answered ${probe.status}, expected ${expected}: ${revoked ? 'their authority changed' : 'their authority did not change'}`,
+          );
+        }
+        if (probe.status === 200) kept.push(entry);
+      }
+      held.set(user, kept);
+    }
+    for (const user of changed) {
+      const row = after.users.get(user);
+      const orgs = organizationsOf(after, user);
+      if (row?.active === true && orgs.length > 0 && (held.get(user) ?? []).length === 0) await login(after, user, orgs[0]);
+    }
+    return found;
+  }
+
+  /** Invariants 1 to 3 (and no 500) for one step; the messages name what broke. */
   function violations(ctx: Context, before: Snapshot, after: Snapshot, res: { status: number; body: any; read?: string }): string[] {
     const found: string[] = [];
     if (res.status >= 500) found.push(`answered ${res.status}: ${JSON.stringify(res.body)}`);
@@ -405,7 +492,7 @@ describe.each(DATABASE_KINDS)('tenant adversaries on the documented auth setup (
             outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
             trace.push(`${PRINCIPALS[step.actor].name}@org${ctx.org} ${step.kind} ${JSON.stringify(step)} -> ${res.status}`);
             const after = await snapshot();
-            const broken = violations(ctx, before, after, res);
+            const broken = [...violations(ctx, before, after, res), ...(await revocationViolations(step, ctx, before, after, res))];
             if (broken.length > 0) throw new Error(`${broken.join('\n')}\nafter:\n${trace.join('\n')}`);
             before = after;
           }
