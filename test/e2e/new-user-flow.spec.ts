@@ -122,7 +122,8 @@ describe('a new user', () => {
     );
     expect(init.stdout).toContain('✔ Dependencies installed');
     const project = join(work, 'app');
-    expect(readJson(join(project, 'package.json')).dependencies['@svc/nest']).toBe(`file:${tarball}`);
+    // Recorded relative to the project, so the folder can move and the Dockerfile's build context can hold it.
+    expect(readJson(join(project, 'package.json')).dependencies['@svc/nest']).toBe(`file:${relative(project, tarball)}`);
     // Inside the project, `npx svc` is the installed package's CLI.
     const svc = (...args: string[]): SpawnSyncReturns<string> => run(join(project, 'node_modules', '.bin', 'svc'), args, project);
 
