@@ -124,9 +124,10 @@ export class DevServer {
   private startedFrom: Map<string, string> | undefined;
   /**
    * Output files written by the fast emit for the running application: the compiler writes them
-   * again in its own words (decorator metadata differs), which is no reason to restart.
+   * again in its own words (decorator metadata differs), which is no reason to restart. Each maps to
+   * the hash of what the fast emit wrote.
    */
-  private fastEmitted = new Set<string>();
+  private fastEmitted = new Map<string, string>();
   private fastEmitter: FastEmitter | undefined;
   private readyCheck = 0;
   private database: Promise<ServedDatabase | undefined> = Promise.resolve(undefined);
@@ -321,7 +322,7 @@ export class DevServer {
       this.io.err(`✖ fast emit failed, waiting for the compiler: ${error instanceof Error ? error.message : String(error)}`);
       return;
     }
-    for (const file of written) this.fastEmitted.add(file);
+    for (const file of written) this.fastEmitted.set(file, createHash('sha1').update(readFileSync(file)).digest('hex'));
     await this.restartApp(outDir, true);
   }
 
@@ -375,6 +376,9 @@ export class DevServer {
     if (this.stopping) return;
     if (!fastEmit) this.fastEmitted.clear();
     this.startedFrom = snapshotJs(outDir);
+    // A compilation that began before the generator finished can overwrite the fast emit with output of
+    // the old sources: the application then starts from the compiler's output, and its next run must restart it.
+    for (const [path, hash] of this.fastEmitted) if (this.startedFrom.get(path) !== hash) this.fastEmitted.delete(path);
     const app = this.takeStandby(env);
     const start: StandbyStart = { entry };
     app.send(start);
