@@ -128,6 +128,12 @@ export class DevServer {
    */
   private fastEmitted = new Set<string>();
   private fastEmitter: FastEmitter | undefined;
+  private compiling = false;
+  /**
+   * The fast restart happened while the compiler was running: that run read sources from before the
+   * generation and may overwrite the fast emit with their output, so its next result is compared in full.
+   */
+  private fastEmitRaced = false;
   private readyCheck = 0;
   private database: Promise<ServedDatabase | undefined> = Promise.resolve(undefined);
   /** The next application instance, its dependencies already loaded, waiting to be told to start. */
@@ -251,11 +257,15 @@ export class DevServer {
     this.io.out(`Compiling with tsc -p ${config} --watch...`);
     this.outDir = outDir;
     const compiler = this.spawnChild([tsc, '-p', config, '--watch', '--preserveWatchOutput', '--pretty', 'false'], process.env, 'pipe');
-    let compiling = true;
+    this.compiling = true;
     const onLine = (line: string): void => {
       const done = COMPILED.exec(line);
       if (done) {
-        compiling = false;
+        this.compiling = false;
+        if (this.fastEmitRaced) {
+          this.fastEmitRaced = false;
+          this.fastEmitted.clear();
+        }
         const errors = Number(done[1]);
         if (errors === 0) {
           this.io.out('✔ Compiled with no errors');
@@ -263,8 +273,8 @@ export class DevServer {
         }
         else this.io.err(`✖ ${errors} compilation error${errors === 1 ? '' : 's'}: the application was not restarted; fix them and save`);
       } else if (COMPILING.test(line)) {
-        if (!compiling) this.io.out('↻ Change detected: compiling...');
-        compiling = true;
+        if (!this.compiling) this.io.out('↻ Change detected: compiling...');
+        this.compiling = true;
         clearTimeout(this.restartTimer);
       } else if (line.trim() !== '') {
         this.io.err(line);
@@ -322,6 +332,7 @@ export class DevServer {
       return;
     }
     for (const file of written) this.fastEmitted.add(file);
+    if (this.compiling) this.fastEmitRaced = true;
     await this.restartApp(outDir, true);
   }
 
