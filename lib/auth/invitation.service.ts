@@ -25,6 +25,7 @@ import { WriteExecutor } from '../sql/write.executor';
 import { SVC_MODEL } from '../svc.constants';
 import { idString } from './auth-context';
 import { normalizeEmail } from './email';
+import { SvcIdentityService } from './identity.service';
 import { LOGIN_EMAIL_FIELD, prepareIdentityValues } from './identity-values';
 import { type InvitationInfo, SvcInvitationStore } from './invitation.store';
 
@@ -54,6 +55,7 @@ export class SvcInvitationService {
     private readonly executor: SqlExecutor,
     private readonly plans: EntityPlans,
     private readonly events: DomainEventPublisher,
+    private readonly identity: SvcIdentityService,
     @Optional() private readonly outbox?: SvcEventOutbox,
   ) {
     this.rules = new IdentityRules(model);
@@ -110,6 +112,7 @@ export class SvcInvitationService {
     const { membership, events } = await this.executor.transaction(async (connection) => {
       const invitation = await this.store.claim(hashToken(token), connection);
       if (!invitation) throw new NotFoundException('No pending invitation with this token: it may have been used, revoked, or have expired');
+      await this.assertInviterStillAdmin(invitation);
       const [user, userEvents] = auth
         ? [await this.invitedUser(auth, invitation.email, connection), []]
         : await this.createAccount(invitation.email, password, connection);
@@ -130,6 +133,22 @@ export class SvcInvitationService {
     if (this.outbox?.active && events.length > 0) this.outbox.committed();
     this.events.emitAll(events);
     return membership;
+  }
+
+  /**
+   * An invitation grants what its inviter could grant when accepted, not only when sent: once the
+   * inviter is demoted, removed from the organization or deactivated, it is void (404), so an
+   * administrator cannot leave behind invitations that restore their role.
+   */
+  private async assertInviterStillAdmin(invitation: InvitationInfo): Promise<void> {
+    if (invitation.invitedBy === null) return;
+    const adminRoles = this.model.auth?.adminRoles ?? [];
+    const user = await this.identity.userById(invitation.invitedBy);
+    const membership = user?.active ? await this.identity.membership(user.id, invitation.organizationId) : null;
+    const roles = user && membership ? [...user.roles, ...membership.roles] : [];
+    if (!adminRoles.some((role) => roles.includes(role))) {
+      throw new NotFoundException('No pending invitation with this token: whoever sent it is no longer an administrator of the organization');
+    }
   }
 
   /** The logged-in caller's user id, when their e-mail is the invited one; 403 otherwise. */

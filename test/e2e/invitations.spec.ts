@@ -171,6 +171,27 @@ describe.each(DATABASE_KINDS)('invitations (%s)', (kind) => {
     expect(await memberships()).toEqual(before);
   });
 
+  it("dies with its inviter's authority: an owner demoted or removed leaves no invitation that still grants a role", async () => {
+    const admin = await as(alice);
+    const accept = (token: string, password: string) => http().post('/api/auth/invitations/accept').send({ token, password });
+    const membershipOf = async (email: string) =>
+      (await db.query('SELECT m.id FROM memberships m JOIN users u ON u.id = m."userId" WHERE u.email = $1 AND m."organizationId" = $2', [email, acme]))[0]
+        .id as number;
+    for (const [name, takeAway] of [
+      ['olga', (id: number) => http().patch(`/memberships/${id}`).set(admin).send({ role: 'member' }).expect(200)],
+      ['pat', (id: number) => http().delete(`/memberships/${id}`).set(admin).expect(204)],
+    ] as const) {
+      const person = { email: `${name}@example.com`, password: `${name}-password-1` };
+      await accept((await invite(admin, person.email, 'owner')).token, person.password).expect(201);
+      // Before losing the role, the owner invites a second address of their own as owner.
+      const spare = await invite(await as(person, acme), `${name}-spare@example.com`, 'owner');
+      await takeAway(await membershipOf(person.email));
+      const refused = await accept(spare.token, `${name}-spare-password-1`).expect(404);
+      expect(refused.body.message).toContain('no longer');
+      expect(await db.query('SELECT 1 FROM users WHERE email = $1', [`${name}-spare@example.com`])).toEqual([]);
+    }
+  });
+
   it('answers 404 for a token that was never issued', async () => {
     await http().post('/api/auth/invitations/accept').send({ token: 'x'.repeat(43), password: 'whatever-password-1' }).expect(404);
     await http().post('/api/auth/invitations/accept').send({}).expect(400);
