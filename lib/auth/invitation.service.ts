@@ -45,6 +45,8 @@ type Row = Record<string, unknown>;
  * the user with that e-mail, or with a password that creates the account. The token is 32 random
  * bytes, stored as its SHA-256, used once, and expires after `auth.invitationTtl` seconds.
  */
+const NO_PENDING_INVITATION = 'No pending invitation with this token: it may have been used, revoked, or have expired';
+
 @Injectable()
 export class SvcInvitationService {
   private readonly rules: IdentityRules;
@@ -109,10 +111,14 @@ export class SvcInvitationService {
     if (auth && (auth.via !== 'jwt' || idString(auth.userId) === null)) {
       throw new ForbiddenException('An invitation is accepted by the invited user, not by an API key');
     }
+    // Checked before the transaction: the identity lookups run on their own connection, and PGlite's
+    // single connection would wait forever on the open transaction.
+    const pending = await this.store.findPending(hashToken(token));
+    if (!pending) throw new NotFoundException(NO_PENDING_INVITATION);
+    await this.assertInviterStillAdmin(pending);
     const { membership, events } = await this.executor.transaction(async (connection) => {
       const invitation = await this.store.claim(hashToken(token), connection);
-      if (!invitation) throw new NotFoundException('No pending invitation with this token: it may have been used, revoked, or have expired');
-      await this.assertInviterStillAdmin(invitation);
+      if (!invitation) throw new NotFoundException(NO_PENDING_INVITATION);
       const [user, userEvents] = auth
         ? [await this.invitedUser(auth, invitation.email, connection), []]
         : await this.createAccount(invitation.email, password, connection);

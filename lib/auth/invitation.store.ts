@@ -67,6 +67,16 @@ export class SvcInvitationStore {
     return rows.length > 0;
   }
 
+  /** The pending invitation with this token hash, read without claiming it; null when none is pending. */
+  async findPending(hash: string): Promise<InvitationInfo | null> {
+    const t = this.table();
+    const [row] = await this.executor.records<InfoRow>({
+      text: `SELECT ${t.select(INFO)} FROM ${t.name} WHERE ${t.column('hash')} = $1 AND ${pendingSql(t)}`,
+      values: [hash],
+    });
+    return row ? info(row) : null;
+  }
+
   /**
    * Claims the pending invitation with this token hash: marks it accepted, in one conditional
    * UPDATE, so a token is used once even by concurrent requests. Null when none was pending.
