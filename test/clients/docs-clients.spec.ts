@@ -62,7 +62,7 @@ describe('docs/clients.md', () => {
     const snippet = snippets().find((code) => code.includes('axiosInstance.interceptors'));
     expect(snippet).toBeDefined();
     app = await startClientsApp('pglite');
-    const code = ts.transpileModule(snippet!.replace('http://localhost:3000', app.url), {
+    const code = ts.transpileModule(snippet!.replace('http://localhost:3100', app.url), {
       compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
     }).outputText;
     const module = { exports: {} as { provider?: ReturnType<typeof import('@refinedev/nestjsx-crud').default> } };
