@@ -99,7 +99,8 @@ describe('nest new, nest add @svc/nest, nest g svc-resource, then the project as
       running.output,
     );
     expect(first.body).toEqual([]);
-    expect(running.output()).toContain(`✔ Ready on http://localhost:${port}`);
+    // svc dev prints its line once it has seen the app answer, which may be just after our first 200.
+    await waitFor(`svc dev's ready line`, async () => running.output().includes(`✔ Ready on http://localhost:${port}`) || undefined, 60_000, running.output);
     npm(['run', 'test:e2e']);
     running.child.kill('SIGINT');
     expect(await running.exit).toBe(0);

@@ -69,7 +69,7 @@ describe('svc login / whoami / logout', () => {
   });
 
   it('says when the stored credential has expired', async () => {
-    const exp = Math.floor(Date.now() / 1000) + 4;
+    const exp = Math.floor(Date.now() / 1000) + 10;
     expect(svc(['login', '--token', jwt({ sub: 'soon', exp })]).code).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, exp * 1000 - Date.now()) + 200));
     expect(svc(['whoami'])).toMatchObject({ code: 1, out: expect.stringContaining('expired') });
@@ -98,7 +98,8 @@ describe('svc login / whoami / logout', () => {
   });
 
   it('makes svc init refuse an expired login', async () => {
-    const exp = Math.floor(Date.now() / 1000) + 2;
+    // Long enough for `svc login` to start and accept it on a loaded machine (2 s was not).
+    const exp = Math.floor(Date.now() / 1000) + 10;
     expect(svc(['login', '--token', jwt({ sub: 'soon', exp })]).code).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, exp * 1000 - Date.now()) + 200));
     const init = spawnSync(process.execPath, [SVC, 'init', 'demo', '--skip-install'], {

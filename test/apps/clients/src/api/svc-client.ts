@@ -5,7 +5,7 @@
  * Typed client of the app described by .svcrc. No dependencies: it needs the global `fetch`
  * (browsers, Node 18+, Deno, Bun).
  *
- *   const api = createSvcClient({ baseUrl: 'http://localhost:3000' });
+ *   const api = createSvcClient({ baseUrl: 'http://localhost:3100' });
  *   const rows = await api.posts.list((q) => q.filter('views', '$gte', 10).sort('views', 'DESC'));
  */
 
