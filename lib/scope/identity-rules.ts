@@ -235,18 +235,27 @@ export class IdentityRules {
    * belongs to, so one organization's administrator does not govern it alone.
    */
   private onlyHereSql(identity: IdentityEntity, auth: AuthContext): Sql | undefined {
+    return this.membershipSql(identity, auth, 'outside');
+  }
+
+  /**
+   * For users linked to organizations by memberships: `EXISTS` a membership of the row's user in the
+   * caller's organization (`in`), or `NOT EXISTS` one in any other organization (`outside`).
+   */
+  private membershipSql(identity: IdentityEntity, auth: AuthContext, where: 'in' | 'outside'): Sql | undefined {
     const link = this.membership;
     if (identity.kind !== 'user' || !link) return undefined;
     const linkModel = this.model.entities.find((entity) => entity.name === link.entity)!;
     const organizationColumn = linkModel.columns.find((column) => column.name === link.organization)!;
     const value = this.organizationOf(auth, organizationColumn);
     if (value === null) return NONE;
+    const [exists, compare] = where === 'in' ? ['EXISTS', '='] : ['NOT EXISTS', '<>'];
     return (root, sql) => {
       const plan = sql.plans.get(link.entity);
       const alias = sql.alias('m');
       return (
-        `NOT EXISTS (SELECT 1 FROM ${plan.table} ${alias} WHERE ${alias}.${plan.column(link.userKey)} = ` +
-        `${root.alias}.${root.plan.primaryKeyColumn} AND ${alias}.${plan.column(link.organization)} <> ${sql.param(value)})`
+        `${exists} (SELECT 1 FROM ${plan.table} ${alias} WHERE ${alias}.${plan.column(link.userKey)} = ` +
+        `${root.alias}.${root.plan.primaryKeyColumn} AND ${alias}.${plan.column(link.organization)} ${compare} ${sql.param(value)})`
       );
     };
   }
@@ -269,20 +278,7 @@ export class IdentityRules {
       const column = identity.organization.name;
       return (root, sql) => `${root.alias}.${root.plan.column(column)} = ${sql.param(value)}`;
     }
-    const link = this.membership;
-    if (identity.kind !== 'user' || !link) return undefined;
-    const linkModel = this.model.entities.find((entity) => entity.name === link.entity)!;
-    const organizationColumn = linkModel.columns.find((column) => column.name === link.organization)!;
-    const value = this.organizationOf(auth, organizationColumn);
-    if (value === null) return NONE;
-    return (root, sql) => {
-      const plan = sql.plans.get(link.entity);
-      const alias = sql.alias('m');
-      return (
-        `EXISTS (SELECT 1 FROM ${plan.table} ${alias} WHERE ${alias}.${plan.column(link.userKey)} = ` +
-        `${root.alias}.${root.plan.primaryKeyColumn} AND ${alias}.${plan.column(link.organization)} = ${sql.param(value)})`
-      );
-    };
+    return this.membershipSql(identity, auth, 'in');
   }
 
   private organizationOf(auth: AuthContext, column: ColumnModel): TypedScalar | null {
