@@ -197,6 +197,21 @@ describe.each(DATABASE_KINDS)('authority changes revoke sessions at once (%s)', 
       await login({ ...member, email: 'new.address@example.com' });
     });
 
+    it('to the address it already has (any case) answers 204 and ends no session: nothing changed', async () => {
+      const member = await person('member');
+      const tokens = await login(member);
+      const other = await login(member);
+      await http()
+        .post('/api/auth/email')
+        .set(bearer(tokens.accessToken))
+        .send({ currentPassword: member.password, newEmail: member.email.toUpperCase() })
+        .expect(204);
+      expect((await db.query('SELECT email FROM users WHERE id = $1', [member.id]))[0].email).toBe(member.email);
+      expect(await projectsStatus(tokens)).toBe(200);
+      expect(await projectsStatus(other)).toBe(200);
+      expect(await refreshStatus(other)).toBe(200);
+    });
+
     it('answers 409 for an e-mail another user has, and changes nothing', async () => {
       const member = await person('member');
       const taken = await person('member');
