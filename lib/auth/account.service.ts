@@ -68,7 +68,7 @@ export class SvcAccountService {
     await this.throttle.verifyCurrentPassword(user.email, () => verifyPassword(currentPassword, user.passwordHash));
     const normalized = normalizeEmail(email);
     // The address it already has: nothing changes, so no session ends.
-    if (normalized === normalizeEmail(user.email)) return;
+    if (user.email !== null && normalized === normalizeEmail(user.email)) return;
     const plan = this.userPlan();
     const key = typedScopeValue(plan.primaryKey, userId);
     if (typeof key !== 'string' && typeof key !== 'number') throw new ForbiddenException('This account cannot change its e-mail');

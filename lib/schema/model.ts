@@ -220,10 +220,12 @@ export interface RateLimitModel {
   readonly limit: number;
 }
 
-/** `api.concurrency`: database work one credential may have in flight at once, per instance. */
+/** `api.concurrency`: database work one credential, and one organization, may have in flight at once, per instance. */
 export interface ConcurrencyModel {
   /** Requests of one credential served at once (default: a quarter of `database.pool.max`, at least 1). */
   readonly perCredential: number;
+  /** Requests of one organization's credentials together served at once (default: half of `database.pool.max`, at least 1). */
+  readonly perOrganization: number;
   /** How long a request over the cap waits for a turn before 429, default 1000 ms. */
   readonly maxWaitMs: number;
 }

@@ -53,6 +53,11 @@ export function defaultPerCredential(poolMax: number): number {
   return Math.max(1, Math.floor(poolMax / 4));
 }
 
+/** Default of `api.concurrency.perOrganization`: half the pool, so that one tenant's many credentials leave the other half to the rest. */
+export function defaultPerOrganization(poolMax: number): number {
+  return Math.max(1, Math.floor(poolMax / 2));
+}
+
 function normalizeField(raw: RawField, passwordByConvention: string | undefined): FieldModel {
   const type = raw.type ?? 'text';
   return {
@@ -314,6 +319,7 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
           : null,
       concurrency: {
         perCredential: api?.concurrency?.perCredential ?? defaultPerCredential(poolMax),
+        perOrganization: api?.concurrency?.perOrganization ?? defaultPerOrganization(poolMax),
         maxWaitMs: api?.concurrency?.maxWaitMs ?? SVCRC_DEFAULTS.concurrencyMaxWaitMs,
       },
     },

@@ -96,7 +96,7 @@ export interface RawApi {
   readonly put?: RawPutMode;
   readonly bodyLimit?: string;
   readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
-  readonly concurrency?: { readonly perCredential?: number; readonly maxWaitMs?: number };
+  readonly concurrency?: { readonly perCredential?: number; readonly perOrganization?: number; readonly maxWaitMs?: number };
   readonly docs?: boolean;
   readonly requireIfMatch?: boolean;
   readonly bulkWriteLimit?: number;

@@ -199,6 +199,7 @@ function readApi(value: unknown): RawApi | undefined {
     rateLimit: rateLimit && { ttl: integer(rateLimit.ttl, 1), limit: integer(rateLimit.limit, 1) },
     concurrency: concurrency && {
       perCredential: integer(concurrency.perCredential, 1),
+      perOrganization: integer(concurrency.perOrganization, 1),
       maxWaitMs: integer(concurrency.maxWaitMs, 0, 60_000),
     },
     docs: boolean(raw.docs),

@@ -43,7 +43,7 @@ class HeldController {
 /** The `.svcrc` keys this app sets besides the tenancy app's own. */
 export interface LimitSettings {
   readonly statementTimeoutMs?: number;
-  readonly concurrency?: { readonly perCredential?: number; readonly maxWaitMs?: number };
+  readonly concurrency?: { readonly perCredential?: number; readonly perOrganization?: number; readonly maxWaitMs?: number };
 }
 
 /** The tenancy app with both guards global, `database.statementTimeoutMs` and `api.concurrency` as given, and `/held`. */
