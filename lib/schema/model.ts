@@ -257,6 +257,8 @@ export interface ServiceModel {
     readonly pool: { readonly max: number };
     /** Longest run of one application statement on PostgreSQL (`database.statementTimeoutMs`, default 5000). */
     readonly statementTimeoutMs: number;
+    /** `max_parallel_workers_per_gather` of the application's statements on PostgreSQL (`database.parallelWorkersPerStatement`, default 0). */
+    readonly parallelWorkersPerStatement: number;
   };
   /** Domain events on for every entity (entities may still opt in one by one). */
   readonly events: boolean;

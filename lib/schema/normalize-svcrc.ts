@@ -45,6 +45,7 @@ export const SVCRC_DEFAULTS = {
   bulkWriteLimit: 1000,
   poolMax: 20,
   statementTimeoutMs: 5000,
+  parallelWorkersPerStatement: 0,
   concurrencyMaxWaitMs: 1000,
 } as const;
 
@@ -326,6 +327,7 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
     database: {
       pool: { max: poolMax },
       statementTimeoutMs: raw.database?.statementTimeoutMs ?? SVCRC_DEFAULTS.statementTimeoutMs,
+      parallelWorkersPerStatement: raw.database?.parallelWorkersPerStatement ?? SVCRC_DEFAULTS.parallelWorkersPerStatement,
     },
     events,
   };

@@ -116,5 +116,9 @@ export interface RawSvcrc {
   readonly entities?: readonly RawEntity[];
   readonly relationships: readonly RawRelationship[];
   readonly api?: RawApi;
-  readonly database?: { readonly pool?: { readonly max?: number }; readonly statementTimeoutMs?: number };
+  readonly database?: {
+    readonly pool?: { readonly max?: number };
+    readonly statementTimeoutMs?: number;
+    readonly parallelWorkersPerStatement?: number;
+  };
 }

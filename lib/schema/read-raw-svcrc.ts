@@ -222,6 +222,8 @@ export function readRawSvcrc(value: unknown): RawSvcrc {
     entities: Array.isArray(raw.entities) ? raw.entities.map(readEntity) : undefined,
     relationships: items(raw.relationships).map(readRelationship),
     api: readApi(raw.api),
-    database: database && { pool: pool && { max: integer(pool.max, 1) }, statementTimeoutMs: integer(database.statementTimeoutMs, 1) },
+    database: database && { pool: pool && { max: integer(pool.max, 1) }, statementTimeoutMs: integer(database.statementTimeoutMs, 1),
+      parallelWorkersPerStatement: integer(database.parallelWorkersPerStatement, 0, 64),
+    },
   };
 }

@@ -96,5 +96,9 @@ export interface SvcrcV2 {
     readonly requireIfMatch?: boolean;
     readonly bulkWriteLimit?: number;
   };
-  readonly database?: { readonly pool?: { readonly max?: number }; readonly statementTimeoutMs?: number };
+  readonly database?: {
+    readonly pool?: { readonly max?: number };
+    readonly statementTimeoutMs?: number;
+    readonly parallelWorkersPerStatement?: number;
+  };
 }

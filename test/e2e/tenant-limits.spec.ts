@@ -13,6 +13,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { configureSvcApp } from '@svc/nest';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 import { bearer, mintToken, seedWorld, type World } from '../apps/tenancy/fixtures';
 import { gate, limitsAppModule } from '../apps/tenancy/limits-app';
 import { createTestDatabase, DATABASE_KINDS } from '../support/databases';
@@ -157,6 +158,35 @@ describe.each(DATABASE_KINDS)('api.concurrency.perOrganization (%s)', (kind) => 
     // Every turn came back: the organization is served again, and a refused request held none.
     await http().get('/projects').set(w.as.carolA).expect(200);
     await http().get('/projects').set({ 'X-API-Key': w.keyA }).expect(200);
+  });
+});
+
+describe('database.parallelWorkersPerStatement (postgres)', () => {
+  const workersOf = async (running: RunningApp) => {
+    const rows: { max_parallel_workers_per_gather: string }[] = await running.app.get(DataSource).query('SHOW max_parallel_workers_per_gather');
+    return rows[0].max_parallel_workers_per_gather;
+  };
+
+  // The server's own default is 2: a heavy count would take three processes.
+  it("runs the application's statements without parallel workers by default, so a heavy count holds one process", async () => {
+    const running = await startApp('postgres', limitsAppModule());
+    try {
+      expect(await workersOf(running)).toBe('0');
+      const http = httpClient(running.app);
+      const w = await seedWorld(running.app);
+      await http().get(withQuery('/projects', ['limit', '1'])).set(w.as.alice).expect(200);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('uses the number .svcrc gives', async () => {
+    const running = await startApp('postgres', limitsAppModule({ parallelWorkersPerStatement: 2 }));
+    try {
+      expect(await workersOf(running)).toBe('2');
+    } finally {
+      await running.close();
+    }
   });
 });
 

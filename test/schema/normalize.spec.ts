@@ -253,7 +253,7 @@ describe('normalizing the full fixture', () => {
       // A quarter of database.pool.max (10), rounded down; half of it per organization.
       concurrency: { perCredential: 2, perOrganization: 5, maxWaitMs: 1000 },
     });
-    expect(full.database).toEqual({ pool: { max: 10 }, statementTimeoutMs: 5000 });
+    expect(full.database).toEqual({ pool: { max: 10 }, statementTimeoutMs: 5000, parallelWorkersPerStatement: 0 });
   });
 
   it('summarizes entities, declared fields and relationships', () => {
@@ -283,7 +283,7 @@ describe('defaults', () => {
       idType: 'integer',
       auth: null,
       events: false,
-      database: { pool: { max: 20 }, statementTimeoutMs: 5000 },
+      database: { pool: { max: 20 }, statementTimeoutMs: 5000, parallelWorkersPerStatement: 0 },
       api: {
         cors: null,
         pagination: { defaultLimit: 25, maxLimit: 1000 },
