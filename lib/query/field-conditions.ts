@@ -3,17 +3,20 @@ import { QueryError, quote } from './query.error';
 import type { FilterOperator, RawValue, WhereNode } from './query.types';
 import { allOf, anyOf, condition, operatorHint } from './where-nodes';
 
-type Scalar = string | number | boolean | Date;
-
 /**
  * A condition of the `conditions()` hook of a service, in the terms of the `s` query parameter: a
  * field of the entity, one of the filter operators and its value, or `and` / `or` / `not` of them.
  * The value is a scalar, a list for `$in` and `$notin`, the two ends for `$between`, and is left out
- * for `$isnull` and `$notnull`; a `Date` is sent as its ISO text, as `s` would send it. The field is checked against the entity and the value typed by it,
- * exactly as for `s`; then both reach SQL only as the column's own name and a bound parameter.
+ * for `$isnull` and `$notnull`; a `Date` is sent as its ISO text, as `s` would send it. The field
+ * is checked against the entity and the value typed by it, exactly as for `s`; then both reach SQL
+ * only as the column's own name and a bound parameter.
  */
 export type FieldCondition =
-  | { readonly field: string; readonly operator: FilterOperator; readonly value?: Scalar | readonly Scalar[] }
+  | {
+      readonly field: string;
+      readonly operator: FilterOperator;
+      readonly value?: string | number | boolean | Date | readonly (string | number | boolean | Date)[];
+    }
   | { readonly and: readonly FieldCondition[] }
   | { readonly or: readonly FieldCondition[] }
   | { readonly not: FieldCondition };
@@ -44,12 +47,15 @@ function fieldNode(item: Extract<FieldCondition, { field: string }>, source: str
   if (typeof field !== 'string') throw new QueryError(source, `a field name is a string: ${SHAPES}`);
   if (typeof operator !== 'string' || !isOperator(operator)) {
     const shown = typeof operator === 'string' ? quote(operator) : String(operator);
-    throw new QueryError(source, `unknown operator ${shown} on ${quote(field)}${typeof operator === 'string' ? operatorHint(operator) : ''}`);
+    throw new QueryError(
+      source,
+      `unknown operator ${shown} on ${quote(field)}${typeof operator === 'string' ? operatorHint(operator) : ''}`,
+    );
   }
   return condition(field, operator, rawValue(value, OPERATORS[operator].arity === 'none'), source);
 }
 
-function rawValue(value: Scalar | readonly Scalar[] | undefined, none: boolean): RawValue {
+function rawValue(value: Extract<FieldCondition, { field: string }>['value'], none: boolean): RawValue {
   if (value === undefined && none) return { kind: 'none' };
   return { kind: 'json', value: Array.isArray(value) ? value.map(json) : json(value) };
 }

@@ -202,6 +202,19 @@ describe.each(DATABASE_KINDS)('extension seam (%s)', (kind) => {
       });
     });
 
+    it('rawSqlConditions() narrows too, and an OR in its text stays inside it: other organizations stay out', async () => {
+      const long = 'The Long Afternoon of Earth, Hothouse and Other Stories';
+      const frozen = (await http().post('/loans').set(ALICE).send({ title: long }).expect(201)).body.id;
+      const list: Row[] = (await http().get('/loans').set(ALICE).expect(200)).body;
+      expect(list.map((row) => row.id)).not.toContain(frozen);
+      await http().patch(`/loans/${frozen}`).set(ALICE).send({ title: 'Hothouse' }).expect(404);
+      await http().get(`/loans/${frozen}`).set(ALICE).expect(200);
+      // Bob's loan has a short title: the raw condition's OR must not let Alice's update reach it.
+      await http().patch(`/loans/${bobs}`).set(ALICE).send({ returned: true }).expect(403);
+      const read = await http().get(`/loans/${bobs}`).set(BOB).expect(200);
+      expect(read.body).toMatchObject({ id: bobs, returned: false, organizationId: 'org-b' });
+    });
+
     it('a value is typed by its field and bound, never SQL', async () => {
       const bad = await http().get('/loans/matching/returned/maybe').set(ALICE).expect(400);
       expect(bad.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
