@@ -25,7 +25,9 @@ const exported = new Set(
 
 function classIn(file: string, name: string): ts.ClassDeclaration {
   const source = program.getSourceFile(join(LIB, file))!;
-  const found = source.statements.find((statement): statement is ts.ClassDeclaration => ts.isClassDeclaration(statement) && statement.name?.text === name);
+  const found = source.statements.find(
+    (statement): statement is ts.ClassDeclaration => ts.isClassDeclaration(statement) && statement.name?.text === name,
+  );
   if (!found) throw new Error(`${name} not found in ${file}`);
   return found;
 }
@@ -115,6 +117,8 @@ describe('the extension seam exports every type it hands to team code', () => {
     const hook = (name: string) => service.members.find((member) => member.name?.getText() === name) as ts.MethodDeclaration;
     expect(hook('conditions').type!.getText()).toBe('FieldCondition[]');
     expect(hook('rawSqlConditions').type!.getText()).toBe('RawSqlCondition[]');
-    expect(['FieldCondition', 'RawSqlCondition', 'FilterOperator', 'CrudOperation', 'CrudRequest'].filter((name) => !exported.has(name))).toEqual([]);
+    expect(
+      ['FieldCondition', 'RawSqlCondition', 'FilterOperator', 'CrudOperation', 'CrudRequest'].filter((name) => !exported.has(name)),
+    ).toEqual([]);
   });
 });
