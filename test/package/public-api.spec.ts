@@ -71,7 +71,6 @@ const VALUES = [
 
 /** Exported names that are types only. */
 const TYPES = [
-  'AliasedEntity',
   'ApiKeyInfo',
   'AuthContext',
   'ConfigureAppOptions',
@@ -90,16 +89,17 @@ const TYPES = [
   'EntityTag',
   'EntityTagCondition',
   'ErrorBody',
+  'FieldCondition',
   'FieldError',
+  'FilterOperator',
   'FilterWriteResponse',
   'LimitDetails',
   'LoginThrottleCount',
   'LoginThrottleStore',
   'Page',
   'QuotaUsage',
+  'RawSqlCondition',
   'RequestPreconditions',
-  'RootCondition',
-  'SqlContext',
   'SvcFastifyOptions',
   'SvcGuardsModuleOptions',
   'SvcModuleOptions',
