@@ -165,6 +165,13 @@ export class CrudService<T extends ObjectLiteral> {
     this.assertPossibleId(id);
     const conditions = [...this.allConditions(request, 'delete'), ...versioned];
     const writer = this.runtime.writerFor(request);
+    if (this.identity.kindOf(this.entity) === 'organization') {
+      // Its members' tokens name it: read who they are before the delete takes their memberships with it.
+      const members = await this.runtime.identity.usersOfOrganization(String(id));
+      if (!(await writer.delete(this.plan, id, conditions))) throw await this.missing(id, request, 'delete');
+      await this.revokeSessions(members);
+      return;
+    }
     if (!this.authority.tracks(this.entity)) {
       if (!(await writer.delete(this.plan, id, conditions))) throw await this.missing(id, request, 'delete');
       return;

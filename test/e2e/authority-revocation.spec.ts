@@ -143,6 +143,27 @@ describe.each(DATABASE_KINDS)('authority changes revoke sessions at once (%s)', 
     expect(await projectsStatus(tokens)).toBe(401);
   });
 
+  it("deleting an organization ends the sessions of everyone who belonged to it, and only theirs", async () => {
+    const doomed = await create(running.app.get(OrganizationService), { name: 'doomed' });
+    const inOrg = async (role: 'owner' | 'member'): Promise<Person> => {
+      counter += 1;
+      const email = `doomed${counter}@example.com`;
+      const password = `doomed${counter}-correct-horse`;
+      const id = await create(running.app.get(UserService), { email, password });
+      const membership = await create(running.app.get(MembershipService), { userId: id, organizationId: doomed, role });
+      return { id, email, password, membership };
+    };
+    const owner = await login(await inOrg('owner'));
+    const member = await login(await inOrg('member'));
+    const bystander = await login(await person('member'));
+    const deleted = await http().delete(`/organizations/${doomed}`).set(bearer(owner.accessToken));
+    expect(deleted.status).toBe(204);
+    expect(await projectsStatus(member)).toBe(401);
+    expect(await refreshStatus(member)).toBe(401);
+    expect(await projectsStatus(owner)).toBe(401);
+    expect(await projectsStatus(bystander)).toBe(200);
+  });
+
   it('an administrator resetting a password ends every session of that user', async () => {
     const owner = await login(await person('owner'));
     const member = await person('member');
