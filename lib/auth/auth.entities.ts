@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { SvcAccountClaim } from '../scope/account-claim.entity';
 import { SvcInvitation } from './invitation.entity';
 
 /**
@@ -74,10 +75,10 @@ export class SvcRefreshToken {
 
 /**
  * The internal tables a service with `auth` needs: API keys always, refresh state when users log in,
- * invitations when users join organizations through memberships (`accountUserEntity`).
+ * invitations and account claims when users join organizations through memberships (`accountUserEntity`).
  */
 export function authEntities(auth: { readonly userEntity: string | null; readonly accountUserEntity?: string | null } | null): Function[] {
   if (!auth) return [];
   if (!auth.userEntity) return [SvcApiKey];
-  return auth.accountUserEntity ? [SvcApiKey, SvcRefreshToken, SvcInvitation] : [SvcApiKey, SvcRefreshToken];
+  return auth.accountUserEntity ? [SvcApiKey, SvcRefreshToken, SvcInvitation, SvcAccountClaim] : [SvcApiKey, SvcRefreshToken];
 }

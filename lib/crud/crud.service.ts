@@ -131,6 +131,7 @@ export class CrudService<T extends ObjectLiteral> {
   /** `POST /<entities>`. */
   async createOne(body: object, request: CrudRequest): Promise<Partial<T>> {
     const [created] = await this.runtime.writerFor(request).insert(this.plan, [await this.createValues(body, request)]);
+    await this.consentAfterCreate([created], request);
     this.preconditions.sendTag(request, created);
     return created as Partial<T>;
   }
@@ -141,7 +142,9 @@ export class CrudService<T extends ObjectLiteral> {
     const rows: Record<string, unknown>[] = [];
     // One at a time: password hashing is deliberately slow and CPU-bound.
     for (const body of bodies) rows.push(await this.createValues(body, request));
-    return (await this.runtime.writerFor(request).insert(this.plan, rows)) as Partial<T>[];
+    const created = await this.runtime.writerFor(request).insert(this.plan, rows);
+    await this.consentAfterCreate(created, request);
+    return created as Partial<T>[];
   }
 
   /** `PATCH /<entities>/:id`: changes the given fields only. */
@@ -297,6 +300,7 @@ export class CrudService<T extends ObjectLiteral> {
     if (this.authority.tracks(this.entity)) {
       const change = await writer.updateTracked(this.plan, id, values, conditions, mode);
       record = change?.record ?? null;
+      if (record) await this.runtime.memberships.joined(this.entity, [record]);
       // Whoever held the old roles, organization, password or e-mail is logged out.
       await this.revokeSessions(this.authority.afterUpdate(this.entity, change, values));
     } else {
@@ -308,6 +312,12 @@ export class CrudService<T extends ObjectLiteral> {
     }
     this.preconditions.sendTag(request, record);
     return record as Partial<T>;
+  }
+
+  /** Accounts an administrator created may join their organization once; memberships use that up. */
+  private async consentAfterCreate(rows: readonly Record<string, unknown>[], request: CrudRequest): Promise<void> {
+    await this.runtime.memberships.accountsCreated(this.entity, rows, request);
+    await this.runtime.memberships.joined(this.entity, rows);
   }
 
   private async revokeSessions(userIds: readonly string[]): Promise<void> {

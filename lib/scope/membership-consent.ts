@@ -7,6 +7,7 @@ import { liveRowSql, possibleKey } from '../sql/predicates';
 import { SqlContext } from '../sql/sql-context';
 import type { SqlExecutor } from '../sql/sql-executor';
 import { IdentityRules } from './identity-rules';
+import { SvcAccountClaim } from './account-claim.entity';
 import { typedScopeValue } from './scope-rules';
 
 interface ConsentRequest {
@@ -17,20 +18,51 @@ interface ConsentRequest {
 /**
  * Joining an organization takes the user's consent. An administrator's write that names the user of
  * a membership (create, or a change of its user field) may name only an account that belongs to no
- * organization yet (one the administrator just created); anyone else joins by accepting an
- * invitation. The answer for another organization's user and for an id that does not exist is the
- * same 403, so the route does not tell which ids exist. A user who already has a membership in the
- * organization answers 409. System work (`skipScope`) is exempt.
+ * organization and that an administrator of this same organization created (`svc_account_claims`,
+ * within `auth.invitationTtl`, used up by the membership); anyone else joins by accepting an invitation.
+ * So an account that left every organization, or one another organization's administrator has just
+ * created, cannot be claimed. The answer for another organization's user and for an id that does not
+ * exist is the same 403, so the route does not tell which ids exist. A user who already has a membership
+ * in the organization answers 409. System work (`skipScope`) is exempt.
  */
 export class MembershipConsent {
   private readonly rules: IdentityRules;
 
   constructor(
-    model: ServiceModel,
+    private readonly model: ServiceModel,
     private readonly plans: EntityPlans,
     private readonly executor: SqlExecutor,
   ) {
     this.rules = new IdentityRules(model);
+  }
+
+  /**
+   * After an administrator's create of accounts (`auth.userEntity`) acting in an organization: that
+   * organization may add them, once, without an invitation.
+   */
+  async accountsCreated(entity: EntityModel, rows: readonly Record<string, unknown>[], request: ConsentRequest): Promise<void> {
+    const organization = request.auth?.organizationId;
+    if (!this.rules.membershipLink() || entity.name !== this.model.auth?.userEntity || request.skipScope || !organization) return;
+    const key = entity.columns.find((column) => column.kind === 'primary')!.name;
+    const users = rows.map((row) => row[key]).filter((id) => id !== null && id !== undefined).map(String);
+    if (users.length === 0) return;
+    const t = this.executor.table(SvcAccountClaim);
+    await this.executor.records({
+      text:
+        `INSERT INTO ${t.name} (${t.column('userId')}, ${t.column('organizationId')}) SELECT u, $2 FROM unnest($1::text[]) AS c(u) ` +
+        `ON CONFLICT (${t.column('userId')}) DO NOTHING`,
+      values: [users, String(organization)],
+    });
+  }
+
+  /** After memberships are created: the claims on their users are used up. */
+  async joined(entity: EntityModel, rows: readonly Record<string, unknown>[]): Promise<void> {
+    const link = this.rules.membershipLink();
+    if (!link || link.entity.name !== entity.name) return;
+    const users = rows.map((row) => row[link.user.name]).filter((id) => id !== null && id !== undefined).map(String);
+    if (users.length === 0) return;
+    const t = this.executor.table(SvcAccountClaim);
+    await this.executor.records({ text: `DELETE FROM ${t.name} WHERE ${t.column('userId')} = ANY($1::text[])`, values: [users] });
   }
 
   /**
@@ -52,7 +84,20 @@ export class MembershipConsent {
     if (id !== undefined && (await this.currentUser(entity, id)) === user) return;
     const { here, elsewhere, exists } = await this.membershipsOf(entity, user, organization);
     if (here) throw new ConflictException(`This user already has a ${entity.name} in the organization`);
-    if (!exists || elsewhere) throw notYours(entity);
+    if (!exists || elsewhere || !(await this.claimed(user, organization))) throw notYours(entity);
+  }
+
+  /** Whether an administrator of `organization` created the account, within `auth.invitationTtl`, and it has not joined since. */
+  private async claimed(user: string | number, organization: TypedScalar): Promise<boolean> {
+    const t = this.executor.table(SvcAccountClaim);
+    const ttl = this.model.auth?.invitationTtl ?? 0;
+    const [row] = await this.executor.rows({
+      text:
+        `SELECT 1 FROM ${t.name} WHERE ${t.column('userId')} = $1 AND ${t.column('organizationId')} = $2 ` +
+        `AND ${t.column('created_at')} > CURRENT_TIMESTAMP - make_interval(secs => $3)`,
+      values: [String(user), String(organization), ttl],
+    });
+    return row !== undefined;
   }
 
   private async currentUser(entity: EntityModel, id: string | number): Promise<TypedScalar | null> {

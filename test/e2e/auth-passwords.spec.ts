@@ -6,6 +6,7 @@ import bcrypt from 'bcryptjs';
 import { DataSource } from 'typeorm';
 import { bearer, seedWorld, type World } from '../apps/tenancy/fixtures';
 import { tenancyAppModule } from '../apps/tenancy/src/app.module';
+import { MembershipService } from '../apps/tenancy/src/autogen/memberships/membership.service';
 import { UserService } from '../apps/tenancy/src/autogen/users/user.service';
 import { DATABASE_KINDS } from '../support/databases';
 import { httpClient } from '../support/http';
@@ -31,9 +32,12 @@ describe.each(DATABASE_KINDS)('passwords and login e-mails (%s)', (kind) => {
     running = await startApp(kind, tenancyAppModule('global'));
     http = httpClient(running.app);
     w = await seedWorld(running.app);
-    // An administrator acting in A (identity rules); dave, patched below, becomes a member of A.
+    // An administrator acting in A (identity rules); dave, patched below, becomes a member of A. Dave's account was
+    // seeded outside any organization, so no administrator may claim it (membership consent): seeding his membership is
+    // system work too.
     root = { ...bearer(w.rootKey), 'X-Organization-Id': String(w.orgA) };
-    await http().post('/memberships').set(root).send({ userId: w.dave.id, role: 'member' }).expect(201);
+    const system = createCrudRequest('', { auth: { userId: null, organizationId: null, workspaceId: null, roles: [], via: 'api-key' }, skipScope: true });
+    await running.app.get(MembershipService).createOne({ userId: w.dave.id, organizationId: w.orgA, role: 'member' }, system);
   });
   afterAll(() => running?.close());
 

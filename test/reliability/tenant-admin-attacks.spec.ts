@@ -132,6 +132,34 @@ describe.each(DATABASE_KINDS)('an organization administrator against other organ
       await http().post(`/api/auth/users/${user.body.id}/password`).set(admin).send({ newPassword: 'newcomer-password-2' }).expect(204);
     });
 
+    it("refuses an account another organization's administrator just created, before it joins there (403)", async () => {
+      const globexAdmin = await as(gina);
+      const created = await http().post('/users').set(globexAdmin).send({ email: 'globex-hire@example.com', password: 'globex-hire-password-1' });
+      expect(created.status).toBe(201);
+      // Ids are sequential: Acme's owner guesses it and races Globex to the membership.
+      const acmeAdmin = await as(alice);
+      await refused(403, () => http().post('/memberships').set(acmeAdmin).send({ userId: created.body.id, role: 'owner' }));
+      await http().post('/memberships').set(globexAdmin).send({ userId: created.body.id, role: 'member' }).expect(201);
+    });
+
+    it('refuses an account that left every organization, to any administrator, its old one included: it rejoins by invitation', async () => {
+      const admin = await as(alice);
+      const user = await http().post('/users').set(admin).send({ email: 'leaver@example.com', password: 'leaver-password-1' }).expect(201);
+      const joined = await http().post('/memberships').set(admin).send({ userId: user.body.id, role: 'member' }).expect(201);
+      await http().delete(`/memberships/${joined.body.id}`).set(admin).expect(204);
+      const globexAdmin = await as(gina);
+      await refused(403, () => http().post('/memberships').set(globexAdmin).send({ userId: user.body.id, role: 'member' }));
+      await refused(403, () => http().post('/memberships').set(admin).send({ userId: user.body.id, role: 'member' }));
+      await refused(404, () => http().post(`/api/auth/users/${user.body.id}/password`).set(globexAdmin).send({ newPassword: 'taken-over-1' }));
+    });
+
+    it('refuses an account created outside any organization (the CLI, system code): it joins by invitation', async () => {
+      const system = createCrudRequest('', { auth: SYSTEM, skipScope: true });
+      const loner = (await running.app.get(UserService).createOne({ email: 'loner@example.com', password: 'loner-password-1' }, system)).id;
+      const admin = await as(alice);
+      await refused(403, () => http().post('/memberships').set(admin).send({ userId: loner, role: 'member' }));
+    });
+
     it("refuses the account-wide fields of a user shared with another organization (403), on every route", async () => {
       const admin = await as(alice);
       await refused(403, () => http().post(`/api/auth/users/${sam.id}/password`).set(admin).send({ newPassword: 'taken-over-1' }));

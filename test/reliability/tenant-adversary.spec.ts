@@ -126,6 +126,7 @@ describe.each(DATABASE_KINDS)('tenant adversaries on the documented auth setup (
   let counter = 0;
   let logins = 0;
   let invitationsTable = true;
+  let claimsTable = true;
   const outcomes: Record<string, number> = {};
 
   beforeAll(async () => {
@@ -135,13 +136,14 @@ describe.each(DATABASE_KINDS)('tenant adversaries on the documented auth setup (
     initialHash = await hashPassword(INITIAL_PASSWORD);
     // Code from before invitations has no svc_invitations table: the sequences still run (and fail) there.
     invitationsTable = (await db.query(`SELECT to_regclass('svc_invitations') IS NOT NULL AS present`))[0].present === true;
+    claimsTable = (await db.query(`SELECT to_regclass('svc_account_claims') IS NOT NULL AS present`))[0].present === true;
   }, 120_000);
   afterAll(() => running?.close());
 
   /** Three organizations, the principals with their memberships, one project each. */
   async function resetWorld(): Promise<void> {
     await db.query(
-      `TRUNCATE sessions, tasks, projects, memberships, users, organizations, svc_refresh_tokens${invitationsTable ? ', svc_invitations' : ''} RESTART IDENTITY CASCADE`,
+      `TRUNCATE sessions, tasks, projects, memberships, users, organizations, svc_refresh_tokens${invitationsTable ? ', svc_invitations' : ''}${claimsTable ? ', svc_account_claims' : ''} RESTART IDENTITY CASCADE`,
     );
     await db.query('INSERT INTO organizations (name) SELECT * FROM unnest($1::text[])', [ORGS.map((org) => `org${org}`)]);
     await db.query('INSERT INTO projects (name, "organizationId") SELECT * FROM unnest($1::text[], $2::int[])', [ORGS.map((org) => `p${org}`), ORGS]);
