@@ -18,9 +18,10 @@ import type { ColumnModel, ServiceModel } from '../schema/model';
 import { IdentityRules } from '../scope/identity-rules';
 import { typedScopeValue } from '../scope/scope-rules';
 import { EntityPlans, type EntityPlan } from '../sql/entity-plan';
-import { isUuid, liveRowSql } from '../sql/predicates';
+import { isUuid } from '../sql/predicates';
 import { SqlContext } from '../sql/sql-context';
 import { SqlExecutor } from '../sql/sql-executor';
+import { firstLiveRow, type RowCondition } from '../sql/statements/entity-rows';
 import { WriteExecutor } from '../sql/write.executor';
 import { SVC_MODEL } from '../svc.constants';
 import { idString } from './auth-context';
@@ -129,11 +130,19 @@ export class SvcInvitationService {
       const values: Row = { [link.user.name]: user, [link.organization.name]: organization };
       const roles = this.rules.rolesColumn(link.entity);
       if (roles && invitation.role !== null) values[roles.name] = roleValue(roles, invitation.role);
-      const [membership] = await new WriteExecutor(this.executor, this.plans).insert(this.plans.get(link.entity.name), [values], connection);
+      const [membership] = await new WriteExecutor(this.executor, this.plans).insert(
+        this.plans.get(link.entity.name),
+        [values],
+        connection,
+      );
       await this.store.acceptedBy(invitation.id, String(user), connection);
       const changes = this.events.events(link.entity, 'created', [{ record: membership }], auth);
       const events = [...userEvents, ...changes];
-      if (this.outbox?.active) await this.outbox.append(connection, events.filter(({ event }) => this.outbox!.enabled(this.plans.get(event.entity).model)));
+      if (this.outbox?.active)
+        await this.outbox.append(
+          connection,
+          events.filter(({ event }) => this.outbox!.enabled(this.plans.get(event.entity).model)),
+        );
       return { membership, events };
     });
     if (this.outbox?.active && events.length > 0) this.outbox.committed();
@@ -153,7 +162,9 @@ export class SvcInvitationService {
     const membership = user?.active ? await this.identity.membership(user.id, invitation.organizationId) : null;
     const roles = user && membership ? [...user.roles, ...membership.roles] : [];
     if (!adminRoles.some((role) => roles.includes(role))) {
-      throw new NotFoundException('No pending invitation with this token: whoever sent it is no longer an administrator of the organization');
+      throw new NotFoundException(
+        'No pending invitation with this token: whoever sent it is no longer an administrator of the organization',
+      );
     }
   }
 
@@ -161,7 +172,12 @@ export class SvcInvitationService {
   private async invitedUser(auth: AuthContext, email: string, connection: EntityManager): Promise<string | number> {
     const plan = this.userPlan();
     const id = typedScopeValue(plan.primaryKey, idString(auth.userId));
-    const [row] = await this.select(plan, [LOGIN_EMAIL_FIELD], (alias, sql) => `${alias}.${plan.primaryKeyColumn} = ${sql.param(id)}`, connection);
+    const [row] = await this.select(
+      plan,
+      [LOGIN_EMAIL_FIELD],
+      (alias, sql) => `${alias}.${plan.primaryKeyColumn} = ${sql.param(id)}`,
+      connection,
+    );
     if (!row || typeof row[0] !== 'string' || normalizeEmail(row[0]) !== email) {
       throw new ForbiddenException('This invitation is for another e-mail address');
     }
@@ -178,7 +194,12 @@ export class SvcInvitationService {
       throw new UnauthorizedException('Log in as the invited user to accept, or give a password to create the account');
     }
     const plan = this.userPlan();
-    const taken = await this.select(plan, [], (alias, sql) => `${alias}.${plan.column(LOGIN_EMAIL_FIELD)} = ${sql.param(email)}`, connection);
+    const taken = await this.select(
+      plan,
+      [],
+      (alias, sql) => `${alias}.${plan.column(LOGIN_EMAIL_FIELD)} = ${sql.param(email)}`,
+      connection,
+    );
     if (taken.length > 0) throw new ConflictException('An account with this e-mail exists: log in, then accept with {"token"} alone');
     const passwordColumn = plan.model.columns.find((column) => column.field?.isPassword);
     if (!passwordColumn) throw new Error(`auth.userEntity ${plan.model.name} has no is_password field`);
@@ -202,18 +223,9 @@ export class SvcInvitationService {
     return rows.length > 0;
   }
 
-  private async select(
-    plan: EntityPlan,
-    columns: readonly string[],
-    where: (alias: string, sql: SqlContext) => string,
-    connection: EntityManager,
-  ): Promise<unknown[][]> {
+  private async select(plan: EntityPlan, columns: readonly string[], where: RowCondition, connection: EntityManager): Promise<unknown[][]> {
     const sql = new SqlContext(this.plans, (name) => this.executor.escape(name));
-    const alias = sql.escape('t');
-    const live = liveRowSql({ alias, plan });
-    const list = columns.length === 0 ? '1' : columns.map((column) => `${alias}.${plan.column(column)}`).join(', ');
-    const text = `SELECT ${list} FROM ${plan.table} ${alias} WHERE (${where(alias, sql)})${live === null ? '' : ` AND ${live}`} LIMIT 1`;
-    return this.executor.rows(sql.statement(text), connection);
+    return this.executor.rows(firstLiveRow(sql, plan, columns, where), connection);
   }
 
   /** The caller's organization, when the caller is an administrator with one; 403 otherwise. */
