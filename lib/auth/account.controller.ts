@@ -66,7 +66,11 @@ export class SvcAccountController {
   @ApiOperation({ summary: 'End the current session (and the refresh token given, if any); clears the svc_session cookie' })
   @ApiNoContentResponse()
   @ApiErrorResponses(400, 401)
-  async logout(@Auth() auth: AuthContext, @Body() body: LogoutDto, @Res({ passthrough: true }) response: CookieResponse): Promise<void> {
+  async logout(
+    @Auth() auth: AuthContext,
+    @Body() body: LogoutDto,
+    @Res({ passthrough: true }) response: CookieResponse,
+  ): Promise<void> {
     await this.account.logout(auth, body?.refreshToken);
     clearSessionCookie(response, this.secureCookies);
   }

@@ -47,12 +47,7 @@ export class SvcAuthController {
     @Headers('user-agent') userAgent?: string,
   ): Promise<TokenPair> {
     const organization = organizationId?.trim();
-    const pair = await this.auth.login({
-      email: body.email,
-      password: body.password,
-      organizationId: organization || undefined,
-      userAgent,
-    });
+    const pair = await this.auth.login({ email: body.email, password: body.password, organizationId: organization || undefined, userAgent });
     return this.withCookie(body.cookie, pair, response);
   }
 

@@ -12,7 +12,11 @@ export const LOGIN_EMAIL_FIELD = 'email';
  * (400, nothing written) then stored as a hash, never as given; the user entity's login e-mail
  * is stored normalized. Changes `values` in place.
  */
-export async function prepareIdentityValues(entity: EntityModel, auth: AuthModel | null, values: Record<string, unknown>): Promise<void> {
+export async function prepareIdentityValues(
+  entity: EntityModel,
+  auth: AuthModel | null,
+  values: Record<string, unknown>,
+): Promise<void> {
   const passwords = entity.columns.filter((column) => column.field?.isPassword && typeof values[column.name] === 'string');
   for (const column of passwords) {
     const problem = passwordLengthProblem(values[column.name] as string, column.name);

@@ -156,11 +156,7 @@ export class SvcIdentityService {
 
   /** Revokes every refresh token and session of a user, except the session `keep`. */
   async revokeUserSessions(userId: string, keep: string | null = null): Promise<void> {
-    await revokeUserSessions(
-      { auth: this.auth, plans: this.plans, executor: this.executor, refreshTokens: this.refreshTokens },
-      userId,
-      keep,
-    );
+    await revokeUserSessions({ auth: this.auth, plans: this.plans, executor: this.executor, refreshTokens: this.refreshTokens }, userId, keep);
   }
 
   private async user(plan: EntityPlan, where: (alias: string, sql: SqlContext) => string): Promise<UserRecord | null> {

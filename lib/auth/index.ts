@@ -12,7 +12,12 @@ export { SvcJwtAuthenticator } from './jwt-authenticator';
 export { SvcTokenService, type AccessClaims, type RefreshClaims, type TokenPair } from './token.service';
 export { resolveJwtSecret, MissingJwtSecretError, MIN_SECRET_LENGTH, JWT_SECRET_PLACEHOLDER, weakJwtSecretProblem } from './jwt-secret';
 export { hashPassword, verifyPassword, needsRehash, PASSWORD_HASH_PARAMS, PASSWORD_HASH_CONCURRENCY } from './password';
-export { PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, assertPasswordLength, passwordLengthProblem } from './password-policy';
+export {
+  PASSWORD_MIN_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  assertPasswordLength,
+  passwordLengthProblem,
+} from './password-policy';
 export { normalizeEmail } from './email';
 export {
   SVC_LOGIN_THROTTLE_STORE,

@@ -130,19 +130,11 @@ export class SvcInvitationService {
       const values: Row = { [link.user.name]: user, [link.organization.name]: organization };
       const roles = this.rules.rolesColumn(link.entity);
       if (roles && invitation.role !== null) values[roles.name] = roleValue(roles, invitation.role);
-      const [membership] = await new WriteExecutor(this.executor, this.plans).insert(
-        this.plans.get(link.entity.name),
-        [values],
-        connection,
-      );
+      const [membership] = await new WriteExecutor(this.executor, this.plans).insert(this.plans.get(link.entity.name), [values], connection);
       await this.store.acceptedBy(invitation.id, String(user), connection);
       const changes = this.events.events(link.entity, 'created', [{ record: membership }], auth);
       const events = [...userEvents, ...changes];
-      if (this.outbox?.active)
-        await this.outbox.append(
-          connection,
-          events.filter(({ event }) => this.outbox!.enabled(this.plans.get(event.entity).model)),
-        );
+      if (this.outbox?.active) await this.outbox.append(connection, events.filter(({ event }) => this.outbox!.enabled(this.plans.get(event.entity).model)));
       return { membership, events };
     });
     if (this.outbox?.active && events.length > 0) this.outbox.committed();
@@ -162,9 +154,7 @@ export class SvcInvitationService {
     const membership = user?.active ? await this.identity.membership(user.id, invitation.organizationId) : null;
     const roles = user && membership ? [...user.roles, ...membership.roles] : [];
     if (!adminRoles.some((role) => roles.includes(role))) {
-      throw new NotFoundException(
-        'No pending invitation with this token: whoever sent it is no longer an administrator of the organization',
-      );
+      throw new NotFoundException('No pending invitation with this token: whoever sent it is no longer an administrator of the organization');
     }
   }
 
@@ -172,12 +162,7 @@ export class SvcInvitationService {
   private async invitedUser(auth: AuthContext, email: string, connection: EntityManager): Promise<string | number> {
     const plan = this.userPlan();
     const id = typedScopeValue(plan.primaryKey, idString(auth.userId));
-    const [row] = await this.select(
-      plan,
-      [LOGIN_EMAIL_FIELD],
-      (alias, sql) => `${alias}.${plan.primaryKeyColumn} = ${sql.param(id)}`,
-      connection,
-    );
+    const [row] = await this.select(plan, [LOGIN_EMAIL_FIELD], (alias, sql) => `${alias}.${plan.primaryKeyColumn} = ${sql.param(id)}`, connection);
     if (!row || typeof row[0] !== 'string' || normalizeEmail(row[0]) !== email) {
       throw new ForbiddenException('This invitation is for another e-mail address');
     }
@@ -194,12 +179,7 @@ export class SvcInvitationService {
       throw new UnauthorizedException('Log in as the invited user to accept, or give a password to create the account');
     }
     const plan = this.userPlan();
-    const taken = await this.select(
-      plan,
-      [],
-      (alias, sql) => `${alias}.${plan.column(LOGIN_EMAIL_FIELD)} = ${sql.param(email)}`,
-      connection,
-    );
+    const taken = await this.select(plan, [], (alias, sql) => `${alias}.${plan.column(LOGIN_EMAIL_FIELD)} = ${sql.param(email)}`, connection);
     if (taken.length > 0) throw new ConflictException('An account with this e-mail exists: log in, then accept with {"token"} alone');
     const passwordColumn = plan.model.columns.find((column) => column.field?.isPassword);
     if (!passwordColumn) throw new Error(`auth.userEntity ${plan.model.name} has no is_password field`);

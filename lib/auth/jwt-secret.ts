@@ -21,8 +21,7 @@ export function weakJwtSecretProblem(secret: string): string | undefined {
     return `JWT_SECRET is "${JWT_SECRET_PLACEHOLDER}", the placeholder of .env.example: anyone who read it can sign tokens.`;
   }
   const bytes = Buffer.byteLength(secret, 'utf8');
-  if (bytes < MIN_SECRET_LENGTH)
-    return `JWT_SECRET is ${bytes} bytes long: shorter than ${MIN_SECRET_LENGTH} bytes, the size of an HS256 key.`;
+  if (bytes < MIN_SECRET_LENGTH) return `JWT_SECRET is ${bytes} bytes long: shorter than ${MIN_SECRET_LENGTH} bytes, the size of an HS256 key.`;
   const bits = estimatedEntropyBits(secret);
   if (bits < MIN_SECRET_ENTROPY_BITS) {
     return (

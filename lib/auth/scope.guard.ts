@@ -81,10 +81,7 @@ export class ScopeGuard implements CanActivate {
     const entity = name ? this.model.entities.find((candidate) => candidate.name === name) : undefined;
     if (!entity) return;
     const entities = new Map(this.model.entities.map((candidate) => [candidate.name, candidate]));
-    const declared = this.reflector.getAllAndOverride<CrudOperation | undefined>(CRUD_OPERATION_KEY, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const declared = this.reflector.getAllAndOverride<CrudOperation | undefined>(CRUD_OPERATION_KEY, [context.getHandler(), context.getClass()]);
     // Undeclared (a custom route): the strictest check, as if the route were every operation.
     for (const operation of declared === undefined ? CRUD_OPERATIONS : [declared]) {
       const decision = decideScope(entity, { auth: request.auth ?? null, skipScope: false }, operation, entities);

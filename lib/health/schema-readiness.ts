@@ -77,12 +77,10 @@ export class SchemaReadiness implements ReadinessProbe, OnApplicationBootstrap {
 function missingOf(metadata: EntityMetadata, found: ReadonlySet<string>): string[] {
   const table = `${metadata.schema ?? ''}.${metadata.tableName}`;
   if (!found.has(table)) return [metadata.tableName];
-  return (
-    metadata.columns
-      // A @VirtualColumn is a query, not a column of the table.
-      .filter((column) => !column.isVirtualProperty && !found.has(`${table}.${column.databaseName}`))
-      .map((column) => `${metadata.tableName}.${column.databaseName}`)
-  );
+  return metadata.columns
+    // A @VirtualColumn is a query, not a column of the table.
+    .filter((column) => !column.isVirtualProperty && !found.has(`${table}.${column.databaseName}`))
+    .map((column) => `${metadata.tableName}.${column.databaseName}`);
 }
 
 /** One line: what is missing (the first few), and what to run. */

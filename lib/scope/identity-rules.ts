@@ -84,13 +84,7 @@ export class IdentityRules {
     const organization = organizationEntity([membership, user], auth, entities);
     if (organization && !this.identities.has(organization.name)) {
       const primary = organization.columns.find((candidate) => candidate.kind === 'primary')!;
-      this.identities.set(organization.name, {
-        kind: 'organization',
-        model: organization,
-        authority: [],
-        owner: primary,
-        organization: null,
-      });
+      this.identities.set(organization.name, { kind: 'organization', model: organization, authority: [], owner: primary, organization: null });
     }
   }
 

@@ -204,10 +204,7 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnModuleDestroy, O
         ),
       );
       await this.sql.records(
-        markOutboxPublished(
-          this.table(),
-          rows.map((row) => row.seq),
-        ),
+        markOutboxPublished(this.table(), rows.map((row) => row.seq)),
         connection,
       );
       return rows.length;
