@@ -12,6 +12,10 @@
  * The other folders (decorators/, filters/, http/, production/, health/, throttling/, swagger/, validation/, idempotency/, preconditions/,
  * pipes/) are Nest plumbing: the layers up to events must not import them. Folders must not import each other in a
  * circle either (auth/ <-> production/, say): the spec checks that on the module graph this tool reports.
+ *
+ * SQL text stays in lib/sql/ (statements in lib/sql/statements/): imports cannot show that, so
+ * test/architecture/sql-in-sql-layer.spec.ts reads lib/ and cli/ for `.query(` calls and SQL statement text, and
+ * lists the few files outside lib/sql/ allowed them (schema synchronization, index creation, a migration), each with its reason.
  */
 const BASE = '^lib/(schema|query|interfaces|exceptions|logging|database)/|^lib/(svc[.]constants|svc[.]module-definition|node-env)[.]ts$';
 const PLUMBING = '^lib/(decorators|filters|http|production|health|throttling|swagger|validation|pipes|idempotency|preconditions)/';

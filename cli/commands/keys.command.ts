@@ -6,6 +6,8 @@
 import type { DataSource } from 'typeorm';
 import { type ApiKeyInfo, createApiKey, listApiKeys, revokeApiKey } from '../../lib/auth/api-keys';
 import { SvcApiKey } from '../../lib/auth/auth.entities';
+import { SqlExecutor } from '../../lib/sql/sql-executor';
+import { tableExists } from '../../lib/sql/statements/catalog';
 import { describeDatabaseConfig, readDatabaseConfig } from '../../lib/database/database-config';
 import { createDataSource } from '../../lib/database/typeorm-options';
 import { SVCRC_FILE, loadSvcrc } from '../../lib/schema/load-svcrc';
@@ -58,8 +60,9 @@ async function withKeys(
     }
     // With DATABASE_SYNC on, synchronizing this one entity creates or updates svc_api_keys only.
     dataSource = await createDataSource(config, [SvcApiKey]);
-    const [table] = (await dataSource.query(`SELECT to_regclass('svc_api_keys') AS name`)) as { name: string | null }[];
-    if (!table?.name) {
+    const executor = new SqlExecutor(dataSource, false);
+    const [table] = await executor.records<{ present: boolean }>(tableExists(executor.table(SvcApiKey).name));
+    if (!table?.present) {
       throw new KeysError(
         `${describeDatabaseConfig(config)} has no svc_api_keys table: start the application once with DATABASE_SYNC=true, or run its migrations`,
       );

@@ -93,9 +93,9 @@ const createCommand = defineCommand<CreateOptions>({
           'PGLITE_DATA_DIR=memory: an in-memory database is gone when this command ends; use a data folder or DATABASE_URL',
         );
       }
-      // Raw SQL on the user table only: nothing is synchronized from here.
+      // The user table only, through the runtime's statements: nothing is synchronized from here.
       dataSource = await createDataSource({ ...config, synchronize: false }, []);
-      const id = await insertUser(dataSource, user, values);
+      const id = await insertUser(dataSource, loaded.model, user, values);
       const email = values.get(user.columns.find((column) => column.name === 'email')!) as string;
       if (options.json) {
         io.out(JSON.stringify({ id, email, roles, ...(generated ? { password } : {}) }, null, 2));

@@ -6,7 +6,11 @@
 import type { DataSource } from 'typeorm';
 import { LOGIN_EMAIL_FIELD, prepareIdentityValues } from '../../lib/auth/identity-values';
 import { passwordLengthProblem } from '../../lib/auth/password-policy';
+import { classifyDatabaseError } from '../../lib/database/database-errors';
 import type { ColumnModel, EntityModel, ServiceModel } from '../../lib/schema/model';
+import { SqlExecutor } from '../../lib/sql/sql-executor';
+import { tableExists } from '../../lib/sql/statements/catalog';
+import { insertUser as insertUserStatement } from '../../lib/sql/statements/users';
 
 export interface NewUser {
   readonly email: string;
@@ -108,30 +112,31 @@ export async function userValues(model: ServiceModel, input: NewUser): Promise<{
   return { user, values };
 }
 
-/** Inserts the row; answers its primary key. A taken e-mail is a `CreateUserError`. */
-export async function insertUser(dataSource: DataSource, user: EntityModel, values: Map<ColumnModel, unknown>): Promise<unknown> {
-  const [table] = (await dataSource.query('SELECT to_regclass($1) AS name', [dataSource.driver.escape(user.tableName)])) as {
-    name: string | null;
-  }[];
-  if (!table?.name) {
+/**
+ * Inserts the row; answers its primary key. A refused value (a taken e-mail, an organization that does not
+ * exist...) is a `CreateUserError` with the message the HTTP routes answer for it (`classifyDatabaseError()`).
+ */
+export async function insertUser(
+  dataSource: DataSource,
+  model: ServiceModel,
+  user: EntityModel,
+  values: ReadonlyMap<ColumnModel, unknown>,
+): Promise<unknown> {
+  const executor = new SqlExecutor(dataSource, false);
+  const escape = (name: string): string => executor.escape(name);
+  const [table] = await executor.records<{ present: boolean }>(tableExists(escape(user.tableName)));
+  if (!table?.present) {
     throw new CreateUserError(
       `the table ${user.tableName} does not exist yet: start the application once (svc dev), or run its migrations`,
     );
   }
-  const escape = (name: string): string => dataSource.driver.escape(name);
-  const primary = user.columns.find((candidate) => candidate.kind === 'primary');
-  const columns = [...values.keys()];
-  const sql =
-    `INSERT INTO ${escape(user.tableName)} (${columns.map((c) => escape(c.name)).join(', ')}) ` +
-    `VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')})` +
-    (primary ? ` RETURNING ${escape(primary.name)} AS id` : '');
   try {
-    const rows = (await dataSource.query(sql, [...values.values()])) as { id: unknown }[];
-    return rows[0]?.id;
+    const [row] = await executor.records<{ id: unknown }>(insertUserStatement(escape, user, values));
+    return row?.id;
   } catch (error) {
-    const code = (error as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (error as { code?: string }).code;
-    if (code === '23505') throw new CreateUserError(`a ${user.name} with this e-mail (or another unique value) already exists`);
-    if (code === '23503') throw new CreateUserError('the organization does not exist (foreign key): create it first');
+    const refused = classifyDatabaseError(error, model);
+    // A database that cannot be reached keeps its own error: the driver's text says which host and port.
+    if (refused && refused.status !== 503) throw new CreateUserError(refused.message);
     throw error;
   }
 }

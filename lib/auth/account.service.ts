@@ -6,6 +6,7 @@ import type { ServiceModel } from '../schema/model';
 import { EntityPlans } from '../sql/entity-plan';
 import { SqlContext } from '../sql/sql-context';
 import { SqlExecutor } from '../sql/sql-executor';
+import { anyRow } from '../sql/statements/entity-rows';
 import { WriteExecutor } from '../sql/write.executor';
 import { SVC_MODEL } from '../svc.constants';
 import { idString } from './auth-context';
@@ -133,7 +134,7 @@ export class SvcAccountService {
     const sql = new SqlContext(this.plans, (name) => this.executor.escape(name));
     const root = { alias: sql.escape('u'), plan };
     const where = [`${root.alias}.${plan.primaryKeyColumn} = ${sql.param(key)}`, ...conditions.map((condition) => condition(root, sql))];
-    const rows = await this.executor.rows(sql.statement(`SELECT 1 FROM ${plan.table} ${root.alias} WHERE ${where.join(' AND ')} LIMIT 1`));
+    const rows = await this.executor.rows(anyRow(sql, root, where));
     return rows.length > 0;
   }
 

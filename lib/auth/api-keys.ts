@@ -2,6 +2,13 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { isUuid } from '../sql/predicates';
 import { SqlExecutor } from '../sql/sql-executor';
+import {
+  API_KEY_INFO_FIELDS,
+  findApiKeyByHash,
+  insertApiKey,
+  listApiKeys as listApiKeysStatement,
+  revokeApiKey as revokeApiKeyStatement,
+} from '../sql/statements/api-keys';
 import { SvcApiKey } from './auth.entities';
 
 /** What `svc keys create` and `ApiKeyService.create()` take. */
@@ -43,9 +50,7 @@ function executorOf(source: ApiKeySource): SqlExecutor {
   return source instanceof SqlExecutor ? source : new SqlExecutor(source, false);
 }
 
-const INFO_FIELDS = ['id', 'name', 'prefix', 'roles', 'organizationId', 'created_at', 'revoked_at'] as const;
-
-type InfoRow = Pick<SvcApiKey, (typeof INFO_FIELDS)[number]>;
+type InfoRow = Pick<SvcApiKey, (typeof API_KEY_INFO_FIELDS)[number]>;
 
 function info(row: InfoRow): ApiKeyInfo {
   return {
@@ -66,28 +71,21 @@ export async function createApiKey(source: ApiKeySource, prefix: string, input: 
   const secret = randomBytes(32).toString('base64url');
   const key = `${prefix}_${secret}`;
   const executor = executorOf(source);
-  const t = executor.table(SvcApiKey);
-  const columns = ['name', 'prefix', 'hash', 'roles', 'organizationId'].map((property) => t.column(property));
-  const [row] = await executor.records<InfoRow>({
-    text: `INSERT INTO ${t.name} (${columns.join(', ')}) VALUES ($1, $2, $3, $4, $5) RETURNING ${t.select(INFO_FIELDS)}`,
-    values: [
+  const [row] = await executor.records<InfoRow>(
+    insertApiKey(executor.table(SvcApiKey), {
       name,
-      `${prefix}_${secret.slice(0, VISIBLE_SECRET_CHARS)}`,
-      hashApiKey(key),
-      [...new Set((input.roles ?? []).map((role) => role.trim()).filter((role) => role !== ''))],
-      input.organizationId ?? null,
-    ],
-  });
+      prefix: `${prefix}_${secret.slice(0, VISIBLE_SECRET_CHARS)}`,
+      hash: hashApiKey(key),
+      roles: [...new Set((input.roles ?? []).map((role) => role.trim()).filter((role) => role !== ''))],
+      organizationId: input.organizationId ?? null,
+    }),
+  );
   return { ...info(row), key };
 }
 
 export async function listApiKeys(source: ApiKeySource): Promise<ApiKeyInfo[]> {
   const executor = executorOf(source);
-  const t = executor.table(SvcApiKey);
-  const rows = await executor.records<InfoRow>({
-    text: `SELECT ${t.select(INFO_FIELDS)} FROM ${t.name} ORDER BY ${t.column('created_at')} ASC`,
-    values: [],
-  });
+  const rows = await executor.records<InfoRow>(listApiKeysStatement(executor.table(SvcApiKey)));
   return rows.map(info);
 }
 
@@ -95,13 +93,7 @@ export async function listApiKeys(source: ApiKeySource): Promise<ApiKeyInfo[]> {
 export async function revokeApiKey(source: ApiKeySource, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
   const executor = executorOf(source);
-  const t = executor.table(SvcApiKey);
-  const rows = await executor.records({
-    text:
-      `UPDATE ${t.name} SET ${t.column('revoked_at')} = CURRENT_TIMESTAMP` +
-      ` WHERE ${t.column('id')} = $1 AND ${t.column('revoked_at')} IS NULL RETURNING ${t.column('id')}`,
-    values: [id],
-  });
+  const rows = await executor.records(revokeApiKeyStatement(executor.table(SvcApiKey), id));
   return rows.length > 0;
 }
 
@@ -109,11 +101,7 @@ export async function revokeApiKey(source: ApiKeySource, id: string): Promise<bo
 export async function findApiKey(source: ApiKeySource, key: string): Promise<ApiKeyInfo | null> {
   const hash = hashApiKey(key);
   const executor = executorOf(source);
-  const t = executor.table(SvcApiKey);
-  const [row] = await executor.records<InfoRow & { hash: string }>({
-    text: `SELECT ${t.select([...INFO_FIELDS, 'hash'])} FROM ${t.name} WHERE ${t.column('hash')} = $1 LIMIT 1`,
-    values: [hash],
-  });
+  const [row] = await executor.records<InfoRow & { hash: string }>(findApiKeyByHash(executor.table(SvcApiKey), hash));
   if (!row) return null;
   const expected = Buffer.from(row.hash, 'hex');
   const given = Buffer.from(hash, 'hex');

@@ -1,9 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ColumnModel, EntityModel, RelationModel, ServiceModel } from '../schema/model';
 import { type EntityPlan, EntityPlans } from '../sql/entity-plan';
-import { liveRowSql, possibleKey } from '../sql/predicates';
+import { possibleKey } from '../sql/predicates';
 import { SqlContext } from '../sql/sql-context';
 import { SqlExecutor } from '../sql/sql-executor';
+import { liveRowsInKeyOrder, type RowCondition, setFieldOfRow } from '../sql/statements/entity-rows';
+import { revokeSession } from '../sql/statements/sessions';
 import { WriteExecutor } from '../sql/write.executor';
 import { SVC_MODEL } from '../svc.constants';
 import { idString, roleList } from './auth-context';
@@ -68,9 +70,7 @@ export class SvcIdentityService {
     const id = this.typedKey(plan.primaryKey, userId);
     const password = this.passwordColumn(plan.model);
     if (id === null) return;
-    const sql = this.sqlContext();
-    const set = [`${plan.column(password.name)} = ${sql.param(hash)}`, ...plan.onUpdate].join(', ');
-    await this.executor.records(sql.statement(`UPDATE ${plan.table} SET ${set} WHERE ${plan.primaryKeyColumn} = ${sql.param(id)}`));
+    await this.executor.records(setFieldOfRow(this.sqlContext(), plan, password.name, hash, id));
   }
 
   async userById(id: string): Promise<UserRecord | null> {
@@ -166,12 +166,7 @@ export class SvcIdentityService {
     const id = this.typedKey(plan.primaryKey, sessionId);
     if (id === null) return;
     const revoked = this.firstColumn(plan.model, ['revokedAt', 'revoked_at']);
-    const sql = this.sqlContext();
-    const match = `${plan.primaryKeyColumn} = ${sql.param(id)}`;
-    const text = revoked
-      ? `UPDATE ${plan.table} SET ${[`${plan.column(revoked.name)} = CURRENT_TIMESTAMP`, ...plan.onUpdate].join(', ')} WHERE ${match}`
-      : `DELETE FROM ${plan.table} WHERE ${match}`;
-    await this.executor.records(sql.statement(text));
+    await this.executor.records(revokeSession(this.sqlContext(), plan, id, revoked?.name));
   }
 
   /** Revokes every refresh token and session of a user, except the session `keep`. */
@@ -199,23 +194,10 @@ export class SvcIdentityService {
     };
   }
 
-  /** `SELECT <columns> FROM <live rows> WHERE <where> ORDER BY <key>`, as TypeORM selected them (soft-deleted rows left out). */
-  private async select(
-    plan: EntityPlan,
-    columns: readonly ColumnModel[],
-    where: (alias: string, sql: SqlContext) => string,
-    limit?: number,
-  ): Promise<Row[]> {
-    const sql = this.sqlContext();
-    const alias = sql.escape('u');
-    const list = columns.map((column) => `${alias}.${plan.column(column.name)} AS ${sql.escape(column.name)}`).join(', ');
-    const conditions = [where(alias, sql)];
-    const live = liveRowSql({ alias, plan });
-    if (live !== null) conditions.push(live);
-    const text =
-      `SELECT ${list} FROM ${plan.table} ${alias} WHERE ${conditions.map((condition) => `(${condition})`).join(' AND ')}` +
-      ` ORDER BY ${alias}.${plan.primaryKeyColumn} ASC${limit === undefined ? '' : ` LIMIT ${sql.param(limit)}`}`;
-    return this.executor.records(sql.statement(text));
+  /** The columns of the live rows meeting `where`, in key order, as TypeORM selected them. */
+  private async select(plan: EntityPlan, columns: readonly ColumnModel[], where: RowCondition, limit?: number): Promise<Row[]> {
+    const fields = columns.map((column) => column.name);
+    return this.executor.records(liveRowsInKeyOrder(this.sqlContext(), plan, fields, where, limit));
   }
 
   private sqlContext(): SqlContext {

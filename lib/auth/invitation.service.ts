@@ -18,9 +18,10 @@ import type { ColumnModel, ServiceModel } from '../schema/model';
 import { IdentityRules } from '../scope/identity-rules';
 import { typedScopeValue } from '../scope/scope-rules';
 import { EntityPlans, type EntityPlan } from '../sql/entity-plan';
-import { isUuid, liveRowSql } from '../sql/predicates';
+import { isUuid } from '../sql/predicates';
 import { SqlContext } from '../sql/sql-context';
 import { SqlExecutor } from '../sql/sql-executor';
+import { firstLiveRow, type RowCondition } from '../sql/statements/entity-rows';
 import { WriteExecutor } from '../sql/write.executor';
 import { SVC_MODEL } from '../svc.constants';
 import { idString } from './auth-context';
@@ -202,18 +203,9 @@ export class SvcInvitationService {
     return rows.length > 0;
   }
 
-  private async select(
-    plan: EntityPlan,
-    columns: readonly string[],
-    where: (alias: string, sql: SqlContext) => string,
-    connection: EntityManager,
-  ): Promise<unknown[][]> {
+  private async select(plan: EntityPlan, columns: readonly string[], where: RowCondition, connection: EntityManager): Promise<unknown[][]> {
     const sql = new SqlContext(this.plans, (name) => this.executor.escape(name));
-    const alias = sql.escape('t');
-    const live = liveRowSql({ alias, plan });
-    const list = columns.length === 0 ? '1' : columns.map((column) => `${alias}.${plan.column(column)}`).join(', ');
-    const text = `SELECT ${list} FROM ${plan.table} ${alias} WHERE (${where(alias, sql)})${live === null ? '' : ` AND ${live}`} LIMIT 1`;
-    return this.executor.rows(sql.statement(text), connection);
+    return this.executor.rows(firstLiveRow(sql, plan, columns, where), connection);
   }
 
   /** The caller's organization, when the caller is an administrator with one; 403 otherwise. */

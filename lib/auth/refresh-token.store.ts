@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityTable } from '../sql/entity-table';
 import { SqlExecutor } from '../sql/sql-executor';
+import { claimRefreshToken, findRefreshToken, insertRefreshToken, revokeRefreshTokens } from '../sql/statements/refresh-tokens';
 import { SvcRefreshToken } from './auth.entities';
 
 /** What a refresh token row says about its login. */
@@ -10,8 +11,6 @@ export type RefreshTokenGrant = Pick<SvcRefreshToken, 'family' | 'userId' | 'org
 export interface NewRefreshToken extends RefreshTokenGrant {
   readonly expiresAt: Date;
 }
-
-const GRANT_FIELDS = ['family', 'userId', 'organizationId', 'sessionId'] as const;
 
 /**
  * The statements on `svc_refresh_tokens` (rotation state shared by all instances), run through
@@ -26,65 +25,35 @@ export class SvcRefreshTokenStore {
    * claimable. One conditional UPDATE, so two concurrent uses cannot both succeed.
    */
   async claim(jti: string): Promise<RefreshTokenGrant | null> {
-    const t = this.table();
-    const [row] = await this.executor.records<RefreshTokenGrant>({
-      text:
-        `UPDATE ${t.name} SET ${t.column('used_at')} = CURRENT_TIMESTAMP WHERE ${t.column('jti')} = $1 AND ${t.column('used_at')} IS NULL` +
-        ` AND ${t.column('revoked_at')} IS NULL AND ${t.column('expires_at')} > CURRENT_TIMESTAMP RETURNING ${t.select(GRANT_FIELDS)}`,
-      values: [jti],
-    });
+    const [row] = await this.executor.records<RefreshTokenGrant>(claimRefreshToken(this.table(), jti));
     return row ?? null;
   }
 
   /** Stores a new token; its `jti`. */
   async issue(token: NewRefreshToken): Promise<string> {
-    const t = this.table();
-    const columns = [...GRANT_FIELDS, 'expires_at'].map((property) => t.column(property));
-    const [row] = await this.executor.records<{ jti: string }>({
-      text: `INSERT INTO ${t.name} (${columns.join(', ')}) VALUES ($1, $2, $3, $4, $5) RETURNING ${t.select(['jti'])}`,
-      values: [token.family, token.userId, token.organizationId, token.sessionId, token.expiresAt],
-    });
+    const [row] = await this.executor.records<{ jti: string }>(insertRefreshToken(this.table(), token));
     return row.jti;
   }
 
   /** The grant of a token in any state, or null when there is no such token. */
   async find(jti: string): Promise<RefreshTokenGrant | null> {
-    const t = this.table();
-    const [row] = await this.executor.records<RefreshTokenGrant>({
-      text: `SELECT ${t.select(GRANT_FIELDS)} FROM ${t.name} WHERE ${t.column('jti')} = $1`,
-      values: [jti],
-    });
+    const [row] = await this.executor.records<RefreshTokenGrant>(findRefreshToken(this.table(), jti));
     return row ?? null;
   }
 
   /** Revokes every live token of a family. */
   async revokeFamily(family: string): Promise<void> {
-    await this.revokeWhere((t) => `${t.column('family')} = $1`, [family]);
+    await this.executor.records(revokeRefreshTokens(this.table(), { family }));
   }
 
   /** Revokes every live token of a session. */
   async revokeSession(sessionId: string): Promise<void> {
-    await this.revokeWhere((t) => `${t.column('sessionId')} = $1`, [sessionId]);
+    await this.executor.records(revokeRefreshTokens(this.table(), { sessionId }));
   }
 
   /** Revokes every live token of a user, except those of the session `keep`. */
   async revokeUser(userId: string, keep: string | null): Promise<void> {
-    if (keep === null) {
-      await this.revokeWhere((t) => `${t.column('userId')} = $1`, [userId]);
-      return;
-    }
-    await this.revokeWhere(
-      (t) => `${t.column('userId')} = $1 AND (${t.column('sessionId')} IS NULL OR ${t.column('sessionId')} <> $2)`,
-      [userId, keep],
-    );
-  }
-
-  private async revokeWhere(condition: (table: EntityTable) => string, values: unknown[]): Promise<void> {
-    const t = this.table();
-    await this.executor.records({
-      text: `UPDATE ${t.name} SET ${t.column('revoked_at')} = CURRENT_TIMESTAMP WHERE ${condition(t)} AND ${t.column('revoked_at')} IS NULL`,
-      values,
-    });
+    await this.executor.records(revokeRefreshTokens(this.table(), { userId, keepSession: keep }));
   }
 
   /** Resolved on use: the entity is registered only when `auth.userEntity` is set. */

@@ -2,6 +2,7 @@ import type { AuthModel } from '../schema/model';
 import type { EntityPlans } from '../sql/entity-plan';
 import { SqlContext } from '../sql/sql-context';
 import type { SqlExecutor } from '../sql/sql-executor';
+import { revokeSessionsOfUser } from '../sql/statements/sessions';
 import { typedScopeValue } from '../scope/scope-rules';
 import type { SvcRefreshTokenStore } from './refresh-token.store';
 
@@ -32,13 +33,7 @@ export async function revokeUserSessions(sessions: UserSessions, userId: string,
   if (user === null) return;
   const revoked = plan.model.columns.find((column) => column.name === 'revokedAt' || column.name === 'revoked_at');
   const sql = new SqlContext(sessions.plans, (name) => sessions.executor.escape(name));
-  const where = [`${plan.column(owner.foreignKey)} = ${sql.param(user)}`];
-  if (keep !== null) where.push(`${plan.primaryKeyColumn}::text <> ${sql.param(keep)}`);
-  if (revoked) {
-    const set = [`${plan.column(revoked.name)} = CURRENT_TIMESTAMP`, ...plan.onUpdate].join(', ');
-    where.push(`${plan.column(revoked.name)} IS NULL`);
-    await sessions.executor.records(sql.statement(`UPDATE ${plan.table} SET ${set} WHERE ${where.join(' AND ')}`));
-  } else {
-    await sessions.executor.records(sql.statement(`DELETE FROM ${plan.table} WHERE ${where.join(' AND ')}`));
-  }
+  await sessions.executor.records(
+    revokeSessionsOfUser(sql, plan, { ownerField: owner.foreignKey, user, keep, revokedField: revoked?.name }),
+  );
 }

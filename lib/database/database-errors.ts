@@ -1,5 +1,6 @@
 import pluralize from 'pluralize';
 import type { ServiceModel } from '../schema/model';
+import type { ConstraintCatalog, ConstraintColumns } from './constraint-catalog';
 
 /** One field-level problem, as in the `errors` array of the error envelope. */
 export interface DatabaseFieldError {
@@ -81,12 +82,20 @@ const DATA_ERRORS: Record<string, string> = {
  * (the caller answers 500). Messages name fields and entities but never echo
  * stored values, except the id a foreign key pointed to.
  *
+ * The SQLSTATE decides the answer; the error's `table` and `constraint` fields name the entity and
+ * fields, through `constraints` (the entities' constraints, `constraintCatalog()`). PostgreSQL's English
+ * `detail` is read only for what no field carries: the referenced id, whether a foreign-key violation was
+ * an insert (a missing parent) or a delete (children left), and the columns of a constraint the catalog
+ * does not hold (an expression index written in a migration).
+ *
  * @param model optional, to name entities exactly; without it a table name
  *   `loan_items` is shown as `LoanItem`.
+ * @param constraints optional; without it, columns and tables are read from `detail`.
  */
 export function classifyDatabaseError(
   error: unknown,
   model?: Pick<ServiceModel, 'entities'>,
+  constraints?: ConstraintCatalog,
 ): DatabaseErrorClass | null {
   const pg = findPgError(error);
   if (isUnavailable(error, pg)) return { ...UNAVAILABLE, code: codeOf(pg ?? error) };
@@ -94,13 +103,14 @@ export function classifyDatabaseError(
   const code = pg.code;
   const detail = typeof pg.detail === 'string' ? pg.detail : '';
   const message = typeof pg.message === 'string' ? pg.message : '';
+  const constraint = knownConstraint(pg, constraints);
   switch (code) {
     case '23505':
-      return uniqueViolation(detail);
+      return uniqueViolation(constraint?.columns ?? keyColumns(detail));
     case '23503':
     // PostgreSQL 18 reports ON DELETE RESTRICT as restrict_violation (NO ACTION stays 23503).
     case '23001':
-      return foreignKeyViolation(code, detail, message, model);
+      return foreignKeyViolation(code, pg, constraint, detail, message, model);
     case '23502': {
       const column = typeof pg.column === 'string' ? pg.column : undefined;
       if (!column) return { status: 422, message: 'A required value is missing', code };
@@ -131,8 +141,14 @@ export function isDatabaseUnavailableError(error: unknown): boolean {
   return isUnavailable(error, findPgError(error));
 }
 
-function uniqueViolation(detail: string): DatabaseErrorClass {
-  const fields = keyColumns(detail);
+/** The constraint the error names, when the catalog holds it for the error's table. */
+function knownConstraint(pg: PgErrorFields, constraints: ConstraintCatalog | undefined): ConstraintColumns | undefined {
+  if (!constraints || typeof pg.constraint !== 'string') return undefined;
+  const known = constraints.get(pg.constraint);
+  return known && (typeof pg.table !== 'string' || pg.table === known.table) ? known : undefined;
+}
+
+function uniqueViolation(fields: readonly string[]): DatabaseErrorClass {
   if (fields.length === 0)
     return { status: 409, message: 'A record with the same unique value already exists', code: '23505' };
   const text = fields.length === 1 ? `${fields[0]} must be unique` : `${fields.join(', ')} must be unique together`;
@@ -141,21 +157,24 @@ function uniqueViolation(detail: string): DatabaseErrorClass {
 
 function foreignKeyViolation(
   code: string,
+  pg: PgErrorFields,
+  constraint: ConstraintColumns | undefined,
   detail: string,
   message: string,
   model?: Pick<ServiceModel, 'entities'>,
 ): DatabaseErrorClass {
-  const columns = keyColumns(detail);
+  const columns = constraint?.columns ?? keyColumns(detail);
   const value = keyValue(detail);
-  const referenced = /is (?:still )?referenced from table "([^"]+)"/.exec(detail);
-  if (referenced || code === '23001') {
+  // Both directions report the referencing table in `table`; only the detail's wording tells them apart.
+  const referencing = typeof pg.table === 'string' ? pg.table : /is (?:still )?referenced from table "([^"]+)"/.exec(detail)?.[1];
+  if (code === '23001' || /is (?:still )?referenced from table/.test(detail)) {
     // Delete (or key update) of a row other rows still point to.
-    const parentTable = /^update or delete on table "([^"]+)"/.exec(message)?.[1];
+    const parentTable = constraint?.referencedTable ?? /^update or delete on table "([^"]+)"/.exec(message)?.[1];
     const parent = parentTable ? entityName(parentTable, model) : 'Record';
-    const child = referenced ? entityName(referenced[1], model) : 'other records';
+    const child = referencing ? entityName(referencing, model) : 'other records';
     return { status: 409, message: `${parent}${value ? ` ${value}` : ''} is still referenced by ${child}`, code };
   }
-  const target = /is not present in table "([^"]+)"/.exec(detail)?.[1];
+  const target = constraint?.referencedTable ?? /is not present in table "([^"]+)"/.exec(detail)?.[1];
   const what = `${target ? entityName(target, model) : 'Referenced record'}${value ? ` ${value}` : ''} does not exist`;
   if (columns.length === 0) return { status: 422, message: what, code };
   return {
@@ -167,7 +186,7 @@ function foreignKeyViolation(
 }
 
 /** Column names of `Key (a, b)=(...)`; expression keys such as `lower(email::text)` give the column inside. */
-function keyColumns(detail: string): string[] {
+function keyColumns(detail: string): readonly string[] {
   const key = /^Key \((.+?)\)=\(/.exec(detail)?.[1];
   if (!key) return [];
   const columns: string[] = [];

@@ -12,6 +12,7 @@ export {
   type PgliteDatabaseConfig,
   type PostgresDatabaseConfig,
 } from './database-config';
+export { constraintCatalog, type ConstraintCatalog, type ConstraintColumns } from './constraint-catalog';
 export { DataDirLockedError, LOCK_FILE_NAME, acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 export {
   classifyDatabaseError,

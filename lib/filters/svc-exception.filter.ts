@@ -1,5 +1,8 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Inject, Logger, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { type ConstraintCatalog, constraintCatalog } from '../database/constraint-catalog';
 import { classifyDatabaseError } from '../database/database-errors';
 import { canceledStatement, canceledStatementMessage, retryAfterCanceled } from '../database/statement-timeout';
 import { byteSize } from '../http/json-body';
@@ -40,10 +43,13 @@ function bodyTooLarge(exception: unknown): { limit?: number } | undefined {
 @Catch()
 export class SvcExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('SvcExceptionFilter');
+  private constraints: ConstraintCatalog | undefined;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     @Optional() @Inject(SVC_MODEL) private readonly model?: ServiceModel,
+    /** Its entities' constraints name the fields of a unique or foreign-key violation (`constraintCatalog()`). */
+    @Optional() @Inject(getDataSourceToken()) private readonly dataSource?: DataSource,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -67,9 +73,15 @@ export class SvcExceptionFilter implements ExceptionFilter {
     const canceled = canceledStatement(exception);
     if (canceled)
       return errorBody(HttpStatus.SERVICE_UNAVAILABLE, canceledStatementMessage(canceled, this.model?.database.statementTimeoutMs));
-    const database = classifyDatabaseError(exception, this.model);
+    const database = classifyDatabaseError(exception, this.model, this.constraintCatalog());
     if (database) return errorBody(database.status, database.message, database.errors ? { errors: database.errors } : {});
     return errorBody(HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error');
+  }
+
+  /** Built on the first database error: the entities' metadata is complete once the data source is initialized. */
+  private constraintCatalog(): ConstraintCatalog | undefined {
+    if (this.constraints === undefined && this.dataSource?.isInitialized) this.constraints = constraintCatalog(this.dataSource.entityMetadatas);
+    return this.constraints;
   }
 }
 

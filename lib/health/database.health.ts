@@ -3,6 +3,7 @@ import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/term
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SqlExecutor } from '../sql/sql-executor';
+import { PING } from '../sql/statements/catalog';
 
 /** How long the database may take to answer `SELECT 1` before it counts as down. */
 export const DATABASE_HEALTH_TIMEOUT_MS = 2_000;
@@ -32,7 +33,7 @@ export class DatabaseHealthIndicator {
     const result = await indicator
       .attempt(async () => {
         try {
-          await this.executor.rows({ text: 'SELECT 1', values: [] });
+          await this.executor.rows(PING);
         } catch (error) {
           this.logger.warn(`Database health check failed: ${(error as Error).message}`);
           throw new Error('Database unavailable');

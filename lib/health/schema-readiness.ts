@@ -3,6 +3,7 @@ import type { DataSource, EntityMetadata } from 'typeorm';
 import { SCHEMA_NOT_READY_HINT } from '../database/database-errors';
 import type { ReadinessProbe } from '../interfaces/readiness-probe';
 import type { SqlExecutor } from '../sql/sql-executor';
+import { columnsOfTables } from '../sql/statements/catalog';
 
 /** Kinds of TypeORM metadata that own a table of their own (views and single-table children do not). */
 const TABLE_KINDS = new Set(['regular', 'junction', 'closure', 'closure-junction']);
@@ -59,12 +60,7 @@ export class SchemaReadiness implements ReadinessProbe, OnApplicationBootstrap {
   async missing(): Promise<MissingSchema> {
     const expected = this.dataSource.entityMetadatas.filter((metadata) => TABLE_KINDS.has(metadata.tableType));
     if (expected.length === 0) return [];
-    const rows = await this.executor.rows({
-      text:
-        'SELECT table_schema, table_name, column_name, table_schema = current_schema() ' +
-        'FROM information_schema.columns WHERE table_name = ANY($1::text[])',
-      values: [[...new Set(expected.map((metadata) => metadata.tableName))]],
-    });
+    const rows = await this.executor.rows(columnsOfTables([...new Set(expected.map((metadata) => metadata.tableName))]));
     const found = new Set<string>();
     for (const [schema, table, column, current] of rows as [string, string, string, boolean][]) {
       found.add(`${schema}.${table}`);

@@ -22,6 +22,7 @@
 import { ForbiddenException } from '@nestjs/common';
 import type { RootCondition } from '../sql/conditions';
 import type { AliasedEntity, SqlContext } from '../sql/sql-context';
+import { membershipConditionSql } from '../sql/statements/memberships';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { TypedScalar } from '../query/query.types';
 import type { AuthModel, ColumnModel, CrudOperation, EntityModel, ServiceModel } from '../schema/model';
@@ -249,15 +250,14 @@ export class IdentityRules {
     const organizationColumn = linkModel.columns.find((column) => column.name === link.organization)!;
     const value = this.organizationOf(auth, organizationColumn);
     if (value === null) return NONE;
-    const [exists, compare] = where === 'in' ? ['EXISTS', '='] : ['NOT EXISTS', '<>'];
-    return (root, sql) => {
-      const plan = sql.plans.get(link.entity);
-      const alias = sql.alias('m');
-      return (
-        `${exists} (SELECT 1 FROM ${plan.table} ${alias} WHERE ${alias}.${plan.column(link.userKey)} = ` +
-        `${root.alias}.${root.plan.primaryKeyColumn} AND ${alias}.${plan.column(link.organization)} ${compare} ${sql.param(value)})`
+    return (root, sql) =>
+      membershipConditionSql(
+        sql,
+        root,
+        { plan: sql.plans.get(link.entity), userField: link.userKey, organizationField: link.organization },
+        value,
+        where,
       );
-    };
   }
 
   /** Rows that belong to the caller (their user row, their memberships, their sessions). */

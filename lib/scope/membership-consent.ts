@@ -3,9 +3,11 @@ import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { TypedScalar } from '../query/query.types';
 import type { EntityModel, ServiceModel } from '../schema/model';
 import type { EntityPlans } from '../sql/entity-plan';
-import { liveRowSql, possibleKey } from '../sql/predicates';
+import { possibleKey } from '../sql/predicates';
 import { SqlContext } from '../sql/sql-context';
 import type { SqlExecutor } from '../sql/sql-executor';
+import { fieldOfRow } from '../sql/statements/entity-rows';
+import { membershipState } from '../sql/statements/memberships';
 import { IdentityRules } from './identity-rules';
 import { SvcAccountClaim } from './account-claim.entity';
 import { typedScopeValue } from './scope-rules';
@@ -104,9 +106,7 @@ export class MembershipConsent {
     const link = this.rules.membershipLink()!;
     const plan = this.plans.get(entity.name);
     const sql = this.context();
-    const [row] = await this.executor.rows(
-      sql.statement(`SELECT ${plan.column(link.user.name)} FROM ${plan.table} WHERE ${plan.primaryKeyColumn} = ${sql.param(id)}`),
-    );
+    const [row] = await this.executor.rows(fieldOfRow(sql, plan, link.user.name, id));
     return row === undefined ? null : typedScopeValue(link.user, row[0]);
   }
 
@@ -117,21 +117,9 @@ export class MembershipConsent {
     organization: TypedScalar,
   ): Promise<{ here: boolean; elsewhere: boolean; exists: boolean }> {
     const link = this.rules.membershipLink()!;
-    const memberships = this.plans.get(entity.name);
+    const memberships = { plan: this.plans.get(entity.name), userField: link.user.name, organizationField: link.organization.name };
     const users = this.plans.get(this.userEntity(entity));
-    const sql = this.context();
-    const m = sql.escape('m');
-    const u = sql.escape('u');
-    const userParam = sql.param(user);
-    const organizationParam = sql.param(organization);
-    const live = liveRowSql({ alias: m, plan: memberships });
-    const userLive = liveRowSql({ alias: u, plan: users });
-    const membershipsWhere = `${m}.${memberships.column(link.user.name)} = ${userParam}${live === null ? '' : ` AND ${live}`}`;
-    const text =
-      `SELECT EXISTS (SELECT 1 FROM ${memberships.table} ${m} WHERE ${membershipsWhere} AND ${m}.${memberships.column(link.organization.name)} = ${organizationParam}), ` +
-      `EXISTS (SELECT 1 FROM ${memberships.table} ${m} WHERE ${membershipsWhere} AND ${m}.${memberships.column(link.organization.name)} <> ${organizationParam}), ` +
-      `EXISTS (SELECT 1 FROM ${users.table} ${u} WHERE ${u}.${users.primaryKeyColumn} = ${userParam}${userLive === null ? '' : ` AND ${userLive}`})`;
-    const [row] = await this.executor.rows(sql.statement(text));
+    const [row] = await this.executor.rows(membershipState(this.context(), memberships, users, user, organization));
     return { here: row[0] === true, elsewhere: row[1] === true, exists: row[2] === true };
   }
 

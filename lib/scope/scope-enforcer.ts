@@ -3,6 +3,7 @@ import type { EntityPlan, EntityPlans } from '../sql/entity-plan';
 import { fitsInt4, liveRowSql } from '../sql/predicates';
 import { type AliasedEntity, SqlContext } from '../sql/sql-context';
 import type { SqlExecutor } from '../sql/sql-executor';
+import { anyRow } from '../sql/statements/entity-rows';
 import { ScopeViolationException } from '../exceptions/scope.exceptions';
 import { coerceValue } from '../query/coerce-value';
 import type { CrudOperation, EntityModel, RelationModel, ServiceModel } from '../schema/model';
@@ -77,7 +78,9 @@ export class ScopeEnforcer {
     replace: boolean,
   ): Promise<void> {
     // A new row of an entity scoped by its own id has no id yet: who may create one is not a scope question.
-    const ownKeyOnly = entity.scope?.paths.every((path) => path.relations.length === 0 && path.field === this.plan(entity.name).primaryKey.name);
+    const ownKeyOnly = entity.scope?.paths.every(
+      (path) => path.relations.length === 0 && path.field === this.plan(entity.name).primaryKey.name,
+    );
     const open = request.skipScope || (operation === 'create' && ownKeyOnly === true);
     const decision = open ? ({ kind: 'open' } as const) : this.decide(entity, request, operation);
     if (decision.kind === 'open') {
@@ -226,8 +229,7 @@ export class ScopeEnforcer {
     const conditions = [where(root, sql)];
     const live = withDeleted ? null : liveRowSql(root);
     if (live !== null) conditions.push(live);
-    const text = `SELECT 1 FROM ${plan.table} ${root.alias} WHERE ${conditions.map((condition) => `(${condition})`).join(' AND ')} LIMIT 1`;
-    return (await this.executor.rows(sql.statement(text))).length > 0;
+    return (await this.executor.rows(anyRow(sql, root, conditions))).length > 0;
   }
 }
 

@@ -112,7 +112,7 @@ export interface HttpResponse {
   readonly text: string;
 }
 
-export function http(port: number, method: string, path: string, body?: unknown): Promise<HttpResponse> {
+export function http(port: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResponse> {
   return new Promise((resolvePromise, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = request(
@@ -121,7 +121,7 @@ export function http(port: number, method: string, path: string, body?: unknown)
         port,
         method,
         path,
-        headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) },
         timeout: 10_000,
       },
       (res) => {

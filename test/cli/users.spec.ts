@@ -109,9 +109,15 @@ async function flow(project: string, env: NodeJS.ProcessEnv): Promise<void> {
   expect(await login(port, 'admin@example.com', password!)).toBe(200);
   expect(await login(port, 'admin@example.com', 'not-the-password')).toBe(401);
 
+  // A taken e-mail: the message the HTTP route answers with its 409, word for word.
   const again = await usersCreate(project, ['--email', 'admin@example.com', '--set', 'displayName=Other'], env);
   expect(again.code).toBe(1);
-  expect(again.stderr).toContain('already exists');
+  const { body: tokens } = await http(port, 'POST', '/api/auth/login', { email: 'admin@example.com', password });
+  const authorization = { authorization: `Bearer ${(tokens as { accessToken: string }).accessToken}` };
+  const taken = await http(port, 'POST', '/users', { email: 'admin@example.com', password: 'other-pass-1', displayName: 'O' }, authorization);
+  expect(taken.status).toBe(409);
+  expect((taken.body as { message: string }).message).toBe('email must be unique');
+  expect(again.stderr.trim()).toBe(`✖ ${(taken.body as { message: string }).message}`);
   const short = await usersCreate(project, ['--email', 'short@example.com', '--set', 'displayName=S', '--password-stdin'], env, 'short');
   expect(short.code).toBe(1);
   expect(short.stderr).toContain('password must be at least 8 characters');

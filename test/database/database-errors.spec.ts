@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import {
   classifyDatabaseError,
+  constraintCatalog,
   createDataSource,
   readDatabaseConfig,
   type DatabaseErrorClass,
@@ -91,6 +92,32 @@ describe.each(['pglite', 'postgres'] as const)('classifyDatabaseError on real %s
       status: 409,
       message: `Project ${project.id} is still referenced by Task`,
       code: kind === 'pglite' ? '23001' : '23503',
+    });
+  });
+
+  it("names the fields from the error's constraint and table fields, through the entities' constraints, without its English text", async () => {
+    const constraints = constraintCatalog(ds.entityMetadatas);
+    /** The error's SQLSTATE, table and constraint only: no message, no detail. */
+    const fieldsOnly = async (action: () => Promise<unknown>) => {
+      const error = (await action().catch((e: unknown) => e)) as { code: string; table: string; constraint: string };
+      expect(typeof error.table).toBe('string');
+      expect(typeof error.constraint).toBe('string');
+      return { code: error.code, table: error.table, constraint: error.constraint };
+    };
+    const duplicate = await fieldsOnly(() =>
+      ds.getRepository(Account).insert({ organizationId: 1, email: 'ada@example.com', passwordHash: 'SECRET-HASH' }),
+    );
+    expect(classifyDatabaseError(duplicate, undefined, constraints)).toMatchObject({
+      status: 409,
+      message: 'organizationId, email must be unique together',
+      code: '23505',
+    });
+    const orphan = await fieldsOnly(() => ds.getRepository(Task).insert({ title: 'Orphan', projectId: 4244 }));
+    expect(classifyDatabaseError(orphan, undefined, constraints)).toEqual({
+      status: 422,
+      message: 'projectId: Project does not exist',
+      errors: [{ field: 'projectId', message: 'Project does not exist' }],
+      code: '23503',
     });
   });
 

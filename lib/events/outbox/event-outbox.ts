@@ -5,6 +5,7 @@ import type { SvcModuleOptions } from '../../interfaces/svc-module-options.inter
 import { readScaleConfig } from '../../scale/scale-config';
 import type { EntityModel } from '../../schema/model';
 import { SqlExecutor } from '../../sql/sql-executor';
+import { appendOutboxEvents } from '../../sql/statements/outbox';
 import { MODULE_OPTIONS_TOKEN } from '../../svc.module-definition';
 import type { DomainEvent } from '../domain-event';
 import { OUTBOX_TABLE } from './outbox.migration';
@@ -48,17 +49,15 @@ export class SvcEventOutbox {
     const rows = events.map(({ name, event }) => ({ eventId: randomUUID(), subject: eventSubject(name), event }));
     if (rows.length === 0) return rows;
     await this.sql.records(
-      {
-        text:
-          `INSERT INTO "${OUTBOX_TABLE}" ("event_id", "subject", "record_key", "payload") ` +
-          `SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::jsonb[])`,
-        values: [
-          rows.map((row) => row.eventId),
-          rows.map((row) => row.subject),
-          rows.map((row) => `${row.event.entity}:${String(row.event.id)}`),
-          rows.map((row) => JSON.stringify({ eventId: row.eventId, ...row.event })),
-        ],
-      },
+      appendOutboxEvents(
+        this.sql.escape(OUTBOX_TABLE),
+        rows.map((row) => ({
+          eventId: row.eventId,
+          subject: row.subject,
+          recordKey: `${row.event.entity}:${String(row.event.id)}`,
+          payload: JSON.stringify({ eventId: row.eventId, ...row.event }),
+        })),
+      ),
       manager,
     );
     return rows;

@@ -10,6 +10,8 @@ import { readScaleConfig, withoutPassword } from '../../scale/scale-config';
 import { WarningThrottle } from '../../scale/warning-throttle';
 import type { ServiceModel } from '../../schema/model';
 import { SqlExecutor } from '../../sql/sql-executor';
+import { tableExists } from '../../sql/statements/catalog';
+import { claimOutboxBatch, deletePublishedOutboxEvents, markOutboxPublished } from '../../sql/statements/outbox';
 import { SVC_MODEL } from '../../svc.constants';
 import { MODULE_OPTIONS_TOKEN } from '../../svc.module-definition';
 import { SvcEventOutbox } from './event-outbox';
@@ -117,10 +119,7 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnModuleDestroy, O
       }
       return;
     }
-    const [row] = await this.sql.records<{ present: boolean }>({
-      text: `SELECT to_regclass($1) IS NOT NULL AS "present"`,
-      values: [OUTBOX_TABLE],
-    });
+    const [row] = await this.sql.records<{ present: boolean }>(tableExists(OUTBOX_TABLE));
     if (!row?.present) {
       throw new Error(
         `EVENTS_URL is set, but the table ${OUTBOX_TABLE} does not exist: apply its migration (svc migrate run, with EVENTS_URL set) before starting.`,
@@ -195,17 +194,7 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnModuleDestroy, O
   /** Claims, publishes and marks one batch in one transaction; returns how many events it published. */
   private relayBatch(): Promise<number> {
     return this.sql.transaction(async (connection) => {
-      const rows = await this.sql.records<ClaimedRow>(
-        {
-          text:
-            `SELECT o."seq", o."event_id", o."subject", o."payload" FROM "${OUTBOX_TABLE}" o ` +
-            `WHERE o."published_at" IS NULL AND NOT EXISTS (` +
-            `SELECT 1 FROM "${OUTBOX_TABLE}" p WHERE p."record_key" = o."record_key" AND p."published_at" IS NULL AND p."seq" < o."seq") ` +
-            `ORDER BY o."seq" LIMIT $1 FOR UPDATE SKIP LOCKED`,
-          values: [RELAY_BATCH_SIZE],
-        },
-        connection,
-      );
+      const rows = await this.sql.records<ClaimedRow>(claimOutboxBatch(this.table(), RELAY_BATCH_SIZE), connection);
       if (rows.length === 0) return 0;
       const jetstream = this.jetstream!;
       // One event per record per batch (see the claim), so publishing concurrently keeps per-record order.
@@ -215,7 +204,7 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnModuleDestroy, O
         ),
       );
       await this.sql.records(
-        { text: `UPDATE "${OUTBOX_TABLE}" SET "published_at" = now() WHERE "seq" = ANY($1::bigint[])`, values: [rows.map((row) => row.seq)] },
+        markOutboxPublished(this.table(), rows.map((row) => row.seq)),
         connection,
       );
       return rows.length;
@@ -224,14 +213,13 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnModuleDestroy, O
 
   private async cleanup(): Promise<void> {
     try {
-      await this.sql.records({
-        text:
-          `DELETE FROM "${OUTBOX_TABLE}" WHERE "seq" IN (SELECT "seq" FROM "${OUTBOX_TABLE}" ` +
-          `WHERE "published_at" < now() - ($1 * interval '1 millisecond') LIMIT 10000)`,
-        values: [OUTBOX_RETENTION_MS],
-      });
+      await this.sql.records(deletePublishedOutboxEvents(this.table(), OUTBOX_RETENTION_MS));
     } catch (error) {
       this.warnings.warn(this.logger, `Cleanup of ${OUTBOX_TABLE} failed: ${(error as Error).message}`);
     }
+  }
+
+  private table(): string {
+    return this.sql.escape(OUTBOX_TABLE);
   }
 }

@@ -1,0 +1,56 @@
+import type { Statement } from '../statement';
+
+/** One event to append: its id, NATS subject, the record it is about (`Entity:id`) and its JSON payload. */
+export interface OutboxRow {
+  readonly eventId: string;
+  readonly subject: string;
+  readonly recordKey: string;
+  readonly payload: string;
+}
+
+/**
+ * The statements on the outbox table (made by its migration, not an entity: `table` is its escaped name).
+ * Appends every event in one statement, whatever their number.
+ */
+export function appendOutboxEvents(table: string, rows: readonly OutboxRow[]): Statement {
+  return {
+    text:
+      `INSERT INTO ${table} ("event_id", "subject", "record_key", "payload") ` +
+      `SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::jsonb[])`,
+    values: [
+      rows.map((row) => row.eventId),
+      rows.map((row) => row.subject),
+      rows.map((row) => row.recordKey),
+      rows.map((row) => row.payload),
+    ],
+  };
+}
+
+/**
+ * Locks up to `limit` unpublished events, oldest first, at most one per record (an older unpublished
+ * event of the same record holds the later ones back), skipping rows another relay holds.
+ */
+export function claimOutboxBatch(table: string, limit: number): Statement {
+  return {
+    text:
+      `SELECT o."seq", o."event_id", o."subject", o."payload" FROM ${table} o ` +
+      `WHERE o."published_at" IS NULL AND NOT EXISTS (` +
+      `SELECT 1 FROM ${table} p WHERE p."record_key" = o."record_key" AND p."published_at" IS NULL AND p."seq" < o."seq") ` +
+      `ORDER BY o."seq" LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    values: [limit],
+  };
+}
+
+export function markOutboxPublished(table: string, seqs: readonly unknown[]): Statement {
+  return { text: `UPDATE ${table} SET "published_at" = now() WHERE "seq" = ANY($1::bigint[])`, values: [seqs] };
+}
+
+/** Deletes up to 10,000 events published longer than `retentionMs` ago. */
+export function deletePublishedOutboxEvents(table: string, retentionMs: number): Statement {
+  return {
+    text:
+      `DELETE FROM ${table} WHERE "seq" IN (SELECT "seq" FROM ${table} ` +
+      `WHERE "published_at" < now() - ($1 * interval '1 millisecond') LIMIT 10000)`,
+    values: [retentionMs],
+  };
+}
