@@ -9,6 +9,7 @@ import type { SqlExecutor } from '../sql/sql-executor';
 import { fieldOfRow } from '../sql/statements/entity-rows';
 import { membershipState } from '../sql/statements/memberships';
 import { IdentityRules } from './identity-rules';
+import { accountClaim, deleteAccountClaims, insertAccountClaims } from '../sql/statements/account-claims';
 import { SvcAccountClaim } from './account-claim.entity';
 import { typedScopeValue } from './scope-rules';
 
@@ -48,13 +49,7 @@ export class MembershipConsent {
     const key = entity.columns.find((column) => column.kind === 'primary')!.name;
     const users = rows.map((row) => row[key]).filter((id) => id !== null && id !== undefined).map(String);
     if (users.length === 0) return;
-    const t = this.executor.table(SvcAccountClaim);
-    await this.executor.records({
-      text:
-        `INSERT INTO ${t.name} (${t.column('userId')}, ${t.column('organizationId')}) SELECT u, $2 FROM unnest($1::text[]) AS c(u) ` +
-        `ON CONFLICT (${t.column('userId')}) DO NOTHING`,
-      values: [users, String(organization)],
-    });
+    await this.executor.records(insertAccountClaims(this.executor.table(SvcAccountClaim), users, String(organization)));
   }
 
   /** After memberships are created: the claims on their users are used up. */
@@ -63,8 +58,7 @@ export class MembershipConsent {
     if (!link || link.entity.name !== entity.name) return;
     const users = rows.map((row) => row[link.user.name]).filter((id) => id !== null && id !== undefined).map(String);
     if (users.length === 0) return;
-    const t = this.executor.table(SvcAccountClaim);
-    await this.executor.records({ text: `DELETE FROM ${t.name} WHERE ${t.column('userId')} = ANY($1::text[])`, values: [users] });
+    await this.executor.records(deleteAccountClaims(this.executor.table(SvcAccountClaim), users));
   }
 
   /**
@@ -91,14 +85,8 @@ export class MembershipConsent {
 
   /** Whether an administrator of `organization` created the account, within `auth.invitationTtl`, and it has not joined since. */
   private async claimed(user: string | number, organization: TypedScalar): Promise<boolean> {
-    const t = this.executor.table(SvcAccountClaim);
     const ttl = this.model.auth?.invitationTtl ?? 0;
-    const [row] = await this.executor.rows({
-      text:
-        `SELECT 1 FROM ${t.name} WHERE ${t.column('userId')} = $1 AND ${t.column('organizationId')} = $2 ` +
-        `AND ${t.column('created_at')} > CURRENT_TIMESTAMP - make_interval(secs => $3)`,
-      values: [String(user), String(organization), ttl],
-    });
+    const [row] = await this.executor.rows(accountClaim(this.executor.table(SvcAccountClaim), String(user), String(organization), ttl));
     return row !== undefined;
   }
 
