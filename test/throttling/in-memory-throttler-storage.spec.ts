@@ -67,6 +67,16 @@ describe('InMemoryThrottlerStorage', () => {
     expect(await hit(store, 'account:victim', 60_000, 3)).toMatchObject({ totalHits: 4, isBlocked: true });
   });
 
+  it('stays at its default bound of 100,000 keys through 200,000 junk keys, the rate limit\'s and the lockout\'s kept', async () => {
+    const store = new InMemoryThrottlerStorage();
+    for (let i = 0; i < 3; i++) await hit(store, 'account:victim', 900_000, 3);
+    for (let i = 0; i < 5; i++) await store.increment('client', 60_000, 5, 60_000, 'rl');
+    for (let i = 0; i < 200_000; i++) await hit(store, `account:junk-${i}`, 900_000, 3);
+    expect(store.size).toBe(100_000);
+    expect(await hit(store, 'account:victim', 900_000, 3)).toMatchObject({ isBlocked: true });
+    expect(await store.increment('client', 60_000, 5, 60_000, 'rl')).toMatchObject({ totalHits: 6, isBlocked: true });
+  });
+
   it('refuses new keys once only lockouts remain, and takes them again when a lockout ends', async () => {
     const store = new InMemoryThrottlerStorage(50);
     for (let i = 0; i < 50; i++) {
