@@ -1,15 +1,13 @@
 /**
- * The typed client's operators (schematics/client/files/svc-client.runtime.ts.template) match the
- * operator table (lib/query/operators.ts): the operators each kind of field accepts, and what value
- * follows each one. The template is compiled and its types are asked, as a client's compiler would.
+ * The typed client's operators match the operator table (lib/query/operators.ts): the operators each
+ * kind of field accepts, and what value follows each one. The runtime every client gets (the template
+ * schematics/client/files/svc-client.runtime.ts.template, its operator groups written from the table)
+ * is compiled and its types are asked, as a client's compiler would.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as ts from 'typescript';
 import { FILTER_OPERATORS, OPERATORS, type OperatorArity } from '../../lib/query/operators';
 import type { ColumnType } from '../../lib/schema/model';
-
-const TEMPLATE = join(__dirname, '..', '..', 'schematics', 'client', 'files', 'svc-client.runtime.ts.template');
+import { clientRuntime } from '../../schematics/client/client-runtime';
 
 /** The client's kinds of fields and the column types each one stands for (schematics/client/entity-types.emitter.ts). */
 const KINDS: Record<string, readonly ColumnType[]> = {
@@ -22,7 +20,7 @@ const KINDS: Record<string, readonly ColumnType[]> = {
 
 /** A program of the template and a probe file that names one type per question; returns the checker and the probe. */
 function compile(probe: string): { checker: ts.TypeChecker; probe: ts.SourceFile } {
-  const files: Record<string, string> = { '/runtime.ts': readFileSync(TEMPLATE, 'utf8'), '/probe.ts': probe };
+  const files: Record<string, string> = { '/runtime.ts': clientRuntime(), '/probe.ts': probe };
   const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'] };
   const host = ts.createCompilerHost(options);
   const readFile = host.readFile.bind(host);
