@@ -5,7 +5,7 @@ import { useJsonBodyParser } from './http/json-body';
 import { createJsonOnlyMiddleware } from './http/json-only';
 import { applyOperationalSettings } from './production/operational-settings';
 import { endStartOnListenFailure } from './production/listen-failure';
-import { SvcRuntime } from './crud/svc-runtime';
+import { runtimeParts, SvcRuntime } from './crud/svc-runtime';
 
 export interface ConfigureAppOptions {
   /** Title of the OpenAPI document. Default: the package name from `npm_package_name`, else `API`. */
@@ -30,7 +30,7 @@ export interface ConfigureAppOptions {
 export function configureSvcApp(app: INestApplication, options: ConfigureAppOptions = {}): void {
   applyOperationalSettings(app);
   endStartOnListenFailure(app);
-  const { model } = app.get(SvcRuntime);
+  const { model } = runtimeParts(app.get(SvcRuntime));
   hidePoweredBy(app);
   if (model.api.cors) {
     app.enableCors(corsOptions(model.api.cors));

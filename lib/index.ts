@@ -13,7 +13,7 @@ export { SvcModule } from './svc.module';
 export type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
 /** What `schema` accepts: the `svcSchema` of `src/autogen/svc.schema.ts`, or the path of a `.svcrc` file. */
 export type { SvcSchemaSource } from './schema/resolve-schema';
-/** The runtime the generated services are built on; inject it in a service of your own to reuse it. */
+/** The runtime the generated services are built on: what a service's constructor passes to `CrudService`, and nothing more. */
 export { SvcRuntime } from './crud/svc-runtime';
 /** Settings of the HTTP application: validation, the error envelope, CORS, body limit, `/_docs`, shutdown. Call it in `main.ts`. */
 export { configureSvcApp } from './configure-app';
@@ -39,7 +39,7 @@ export type { CrudRouteKey } from './schema/crud-routes';
 
 // CRUD services and controllers
 
-/** The base of every generated service; override its hooks (`prepareCreate`, `prepareUpdate`, `conditions`) in `src/extensions/`. */
+/** The base of every generated service; override its hooks (`prepareCreate`, `prepareUpdate`, `conditions`, `rawSqlConditions`) in `src/extensions/`. */
 export { CrudService } from './crud/crud.service';
 /** A `CrudRequest` for calling a service outside an HTTP request (jobs, event handlers, seeds). */
 export { createCrudRequest } from './crud/create-crud-request';
@@ -53,12 +53,12 @@ export type { EntityTag, EntityTagCondition, RequestPreconditions } from './inte
 export type { Page } from './interfaces/page.interface';
 /** The authenticated caller: `userId`, `organizationId`, `roles` and the token's other claims. */
 export type { AuthContext } from './interfaces/auth-context.interface';
-/** A condition the `conditions` hook of a service adds to the statements of an operation. */
-export type { RootCondition } from './sql/conditions';
-/** The SQL context a `RootCondition` writes its SQL with: bound parameters and quoted identifiers. */
-export type { SqlContext } from './sql/sql-context';
-/** The table alias and plan a `RootCondition` is applied to. */
-export type { AliasedEntity } from './sql/sql-context';
+/** A condition the `conditions()` hook of a service adds to an operation: a field, an operator of `s` and a value, or `and`/`or`/`not` of them. */
+export type { FieldCondition } from './query/field-conditions';
+/** An operator of `filter`, `or` and `s` (`$eq`, `$in`, `$between`...), as a `FieldCondition` names it. */
+export type { FilterOperator } from './query/operators';
+/** A condition written in SQL by the `rawSqlConditions()` hook, which bypasses the checks of `conditions()`. */
+export type { RawSqlCondition } from './sql/conditions';
 /** Names the entity a controller serves (generated controllers carry it); custom routes of that controller are scoped like generated ones. */
 export { CrudEntity } from './decorators/crud-entity.decorator';
 /** Declares the operation (`find`, `get`, `create`, `update`, `delete`) a handler performs, which the scope guard checks. */

@@ -67,6 +67,7 @@ export function typeOrmOptionsFactory(options: SvcModuleOptions, model: ServiceM
     logging: options.logSql ?? false,
     migrations: options.migrations,
     statementTimeoutMs: model.database.statementTimeoutMs,
+    parallelWorkersPerStatement: model.database.parallelWorkersPerStatement,
   });
 }
 

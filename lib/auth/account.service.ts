@@ -55,7 +55,8 @@ export class SvcAccountService {
 
   /**
    * Checks the current password and moves the caller's login to a new e-mail; every other session of
-   * the user ends, as on a password change. A taken e-mail answers 409 (unique violation).
+   * the user ends, as on a password change. A taken e-mail answers 409 (unique violation); the address the
+   * account already has changes nothing and ends no session.
    */
   async changeEmail(auth: AuthContext, currentPassword: string, email: string): Promise<void> {
     const userId = this.userOf(auth);
@@ -65,10 +66,13 @@ export class SvcAccountService {
     const user = await this.identity.userById(userId);
     if (!user || !user.active) throw new ForbiddenException('This account cannot change its e-mail');
     await this.throttle.verifyCurrentPassword(user.email, () => verifyPassword(currentPassword, user.passwordHash));
+    const normalized = normalizeEmail(email);
+    // The address it already has: nothing changes, so no session ends.
+    if (user.email !== null && normalized === normalizeEmail(user.email)) return;
     const plan = this.userPlan();
     const key = typedScopeValue(plan.primaryKey, userId);
     if (typeof key !== 'string' && typeof key !== 'number') throw new ForbiddenException('This account cannot change its e-mail');
-    const row = await this.writer.update(plan, key, { [LOGIN_EMAIL_FIELD]: normalizeEmail(email) }, [], false);
+    const row = await this.writer.update(plan, key, { [LOGIN_EMAIL_FIELD]: normalized }, [], false);
     if (!row) throw new ForbiddenException('This account cannot change its e-mail');
     await this.identity.revokeUserSessions(userId, sessionOf(auth));
   }

@@ -102,6 +102,21 @@ export class SvcIdentityService {
     return memberships;
   }
 
+  /**
+   * The users who belong to `organizationId`: through a membership, or (without memberships) through the
+   * organization field of their user row. Read before the organization is deleted, to end their sessions.
+   */
+  async usersOfOrganization(organizationId: string): Promise<string[]> {
+    const plan = this.membershipPlan() ?? this.userPlan();
+    const organization = this.column(plan.model, this.organizationField());
+    if (!organization) return [];
+    const typedOrganization = this.typedKey(organization, organizationId);
+    if (typedOrganization === null) return [];
+    const user = plan === this.membershipPlan() ? this.column(plan.model, this.userRelation(plan.model).foreignKey)! : plan.primaryKey;
+    const rows = await this.select(plan, [user], (alias, sql) => `${alias}.${plan.column(organization.name)} = ${sql.param(typedOrganization)}`);
+    return [...new Set(rows.map((row) => idString(row[user.name])).filter((id): id is string => id !== null))];
+  }
+
   /** The user's membership in `organizationId`, or null. */
   async membership(userId: string, organizationId: string): Promise<Membership | null> {
     const all = await this.memberships(userId);

@@ -1,5 +1,5 @@
 import { BadRequestException, ForbiddenException, NotFoundException } from '@nestjs/common';
-import type { ObjectLiteral, Repository } from 'typeorm';
+import type { ObjectLiteral } from 'typeorm';
 import { prepareIdentityValues } from '../auth/identity-values';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
 import type { Page } from '../interfaces/page.interface';
@@ -9,10 +9,13 @@ import type { CrudOperation, EntityModel } from '../schema/model';
 import { ScopeViolationException } from '../exceptions/scope.exceptions';
 import { IdentityRules } from '../scope/identity-rules';
 import type { ScopeEnforcer } from '../scope/scope-enforcer';
-import type { SvcRuntime } from './svc-runtime';
+import { runtimeParts, type SvcRuntime } from './svc-runtime';
+import type { RuntimeParts } from './runtime-parts';
 import type { EntityPlan } from '../sql/entity-plan';
 import { INT4_MAX, rowStateSql } from '../sql/predicates';
-import type { RelatedCondition, RootCondition } from '../sql/conditions';
+import { rawRootConditions, type RawSqlCondition, type RelatedCondition, type RootCondition } from '../sql/conditions';
+import type { FieldCondition } from '../query/field-conditions';
+import { fieldRootConditions } from './field-root-conditions';
 import { TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from '../query/total-count-header';
 import { NEXT_CURSOR_HEADER } from '../query/next-cursor-header';
 import { continueAfterCursor, cursorBinding, nextCursor } from './list-cursor';
@@ -54,7 +57,10 @@ type Id = string | number;
  * (`@SkipScopeCheck()`, `@Public()`) or a `bypassRoles` role turns it off.
  */
 export class CrudService<T extends ObjectLiteral> {
-  protected readonly entity: EntityModel;
+  /** The name of the entity, as in `.svcrc`. */
+  protected readonly entityName: string;
+  private readonly runtime: RuntimeParts;
+  private readonly entity: EntityModel;
   private readonly scope: ScopeEnforcer;
   private readonly identity: IdentityRules;
   private readonly preconditions: RecordPreconditions;
@@ -62,16 +68,14 @@ export class CrudService<T extends ObjectLiteral> {
   /** The validated query of a paginated `getMany()`, handed to the `findMany()` it calls so that it is not validated twice. */
   private readonly validatedPages = new WeakMap<CrudRequest, ValidatedQuery>();
 
-  constructor(
-    protected readonly repository: Repository<T>,
-    protected readonly runtime: SvcRuntime,
-    entityName: string,
-  ) {
-    this.entity = runtime.entity(entityName);
-    this.scope = runtime.scope;
-    this.identity = new IdentityRules(runtime.model);
-    this.preconditions = new RecordPreconditions(runtime.model.api.requireIfMatch);
-    this.authority = new AuthorityChanges(runtime.model, this.identity);
+  constructor(runtime: SvcRuntime, entityName: string) {
+    this.runtime = runtimeParts(runtime);
+    this.entityName = entityName;
+    this.entity = this.runtime.entity(entityName);
+    this.scope = this.runtime.scope;
+    this.identity = new IdentityRules(this.runtime.model);
+    this.preconditions = new RecordPreconditions(this.runtime.model.api.requireIfMatch);
+    this.authority = new AuthorityChanges(this.runtime.model, this.identity);
   }
 
   /**
@@ -173,6 +177,13 @@ export class CrudService<T extends ObjectLiteral> {
     this.assertPossibleId(id);
     const conditions = [...this.allConditions(request, 'delete'), ...versioned];
     const writer = this.runtime.writerFor(request);
+    if (this.identity.kindOf(this.entity) === 'organization') {
+      // Its members' tokens name it: read who they are before the delete takes their memberships with it.
+      const members = await this.runtime.identity.usersOfOrganization(String(id));
+      if (!(await writer.delete(this.plan, id, conditions))) throw await this.missing(id, request, 'delete');
+      await this.revokeSessions(members);
+      return;
+    }
     if (!this.authority.tracks(this.entity)) {
       if (!(await writer.delete(this.plan, id, conditions))) throw await this.missing(id, request, 'delete');
       return;
@@ -259,14 +270,25 @@ export class CrudService<T extends ObjectLiteral> {
   }
 
   /**
-   * Extra row conditions an operation adds, on top of the tenant scope (which always applies
-   * and is not part of this hook). Values only through `sql.param()`.
+   * Extra conditions on the rows an operation reads or writes, ANDed with the tenant scope and the
+   * identity rules (which always apply and are not part of this hook): fields of this entity, an
+   * operator of `s` and a value, checked as `s` is. A field the entity does not have, an operator
+   * that does not fit it or a value not of its type answers 400 naming `conditions()`.
    */
-  protected conditions(_request: CrudRequest, _operation: CrudOperation): RootCondition[] {
+  protected conditions(_request: CrudRequest, _operation: CrudOperation): FieldCondition[] {
     return [];
   }
 
-  protected get plan(): EntityPlan {
+  /**
+   * Conditions written in SQL, ANDed like those of `conditions()`: for what its operators cannot say.
+   * **Bypasses the checks of `conditions()`**: no field name is checked beyond `row.column()`, and
+   * whatever text you return reaches the database. Bind every value with `sql.param()`.
+   */
+  protected rawSqlConditions(_request: CrudRequest, _operation: CrudOperation): RawSqlCondition[] {
+    return [];
+  }
+
+  private get plan(): EntityPlan {
     return this.runtime.plans.get(this.entity.name);
   }
 
@@ -362,12 +384,13 @@ export class CrudService<T extends ObjectLiteral> {
     return request.query.returnRows ? { affected, data: result.changes.map((written) => written.record as Partial<T>) } : { affected };
   }
 
-  /** The tenant scope of the root rows (403 when the context lacks it), then the `conditions()` hook. */
+  /** The tenant scope of the root rows (403 when the context lacks it), then the `conditions()` and `rawSqlConditions()` hooks. */
   private allConditions(request: CrudRequest, operation: CrudOperation): RootCondition[] {
     return [
       ...this.scope.rootConditions(this.entity, request, operation),
       ...this.identity.rootConditions(this.entity, request, operation),
-      ...this.conditions(request, operation),
+      ...fieldRootConditions(this.conditions(request, operation), this.entity, this.runtime.entities),
+      ...rawRootConditions(this.rawSqlConditions(request, operation)),
     ];
   }
 
@@ -443,7 +466,7 @@ export class CrudService<T extends ObjectLiteral> {
    * row is there, in scope, and only the `If-Match` of a write did not match. Scope is decided
    * first, so a tag sent for another tenant's row never tells whether it matched.
    */
-  protected async missing(id: Id, request: CrudRequest, operation: CrudOperation): Promise<Error> {
+  private async missing(id: Id, request: CrudRequest, operation: CrudOperation): Promise<Error> {
     if (await this.scope.outsideScope(this.entity, id, request, operation)) {
       return new ScopeViolationException(`${this.entity.name} ${id} is outside your scope`);
     }
@@ -476,7 +499,7 @@ export class CrudService<T extends ObjectLiteral> {
   }
 
   /** A query with no filters, for existence checks. */
-  protected emptyQuery(): ValidatedQuery {
+  private emptyQuery(): ValidatedQuery {
     return this.validate(EMPTY_QUERY, null);
   }
 }

@@ -34,6 +34,12 @@ export interface TypeOrmOptionsExtra {
    * CLI's other commands leave it out.
    */
   statementTimeoutMs?: number;
+  /**
+   * `database.parallelWorkersPerStatement`: PostgreSQL's `max_parallel_workers_per_gather` for the application's
+   * connections, sent with each (pg's `options`). Without it, one heavy count could take three processes, so
+   * the per-credential cap on connections would not cap the CPU a tenant holds. Default none (the server's).
+   */
+  parallelWorkersPerStatement?: number;
 }
 
 export interface DatabaseOptions {
@@ -78,6 +84,9 @@ export async function createTypeOrmOptions(
           max: config.poolMax,
           types: svcTypeParsers,
           ...(extra.statementTimeoutMs !== undefined ? { statement_timeout: extra.statementTimeoutMs } : {}),
+          ...(extra.parallelWorkersPerStatement !== undefined
+            ? { options: `-c max_parallel_workers_per_gather=${Math.trunc(extra.parallelWorkersPerStatement)}` }
+            : {}),
         },
       },
       dispose: async () => undefined,
@@ -150,7 +159,7 @@ export async function createDataSource(
   if (config.type === 'postgres' && config.synchronize && extra.statementTimeoutMs !== undefined && extra.initialize !== false) {
     // Schema work is not the application's: synchronize (and build indexes) on connections without the
     // statement timeout, closed afterwards, then open the application's pool with it.
-    await (await createDataSource(config, entities, { ...extra, statementTimeoutMs: undefined })).destroy();
+    await (await createDataSource(config, entities, { ...extra, statementTimeoutMs: undefined, parallelWorkersPerStatement: undefined })).destroy();
     return createDataSource({ ...config, synchronize: false }, entities, extra);
   }
   const deadline = Date.now() + SERVER_STARTING_WAIT_MS;
@@ -197,8 +206,13 @@ function dropPolicy(config: DatabaseConfig): DropPolicy {
 
 const SVC_DATABASE_CONFIG = Symbol('svc:database_config');
 const SVC_STATEMENT_TIMEOUT = Symbol('svc:statement_timeout');
+const SVC_PARALLEL_WORKERS = Symbol('svc:parallel_workers');
 
-type SvcTypeOrmModuleOptions = TypeOrmModuleOptions & { [SVC_DATABASE_CONFIG]?: DatabaseConfig; [SVC_STATEMENT_TIMEOUT]?: number };
+type SvcTypeOrmModuleOptions = TypeOrmModuleOptions & {
+  [SVC_DATABASE_CONFIG]?: DatabaseConfig;
+  [SVC_STATEMENT_TIMEOUT]?: number;
+  [SVC_PARALLEL_WORKERS]?: number;
+};
 
 /**
  * Module options for `TypeOrmModule.forRootAsync({ useFactory, dataSourceFactory: svcDataSourceFactory })`.
@@ -222,6 +236,7 @@ export function svcTypeOrmModuleOptions(
     // An own enumerable symbol survives the spreads @nestjs/typeorm makes of these options.
     [SVC_DATABASE_CONFIG]: config,
     ...(options.statementTimeoutMs !== undefined ? { [SVC_STATEMENT_TIMEOUT]: options.statementTimeoutMs } : {}),
+    ...(options.parallelWorkersPerStatement !== undefined ? { [SVC_PARALLEL_WORKERS]: options.parallelWorkersPerStatement } : {}),
   };
   return moduleOptions;
 }
@@ -235,6 +250,7 @@ export function svcTypeOrmModuleOptions(
 export async function svcDataSourceFactory(options?: DataSourceOptions): Promise<DataSource> {
   const config = (options as SvcTypeOrmModuleOptions | undefined)?.[SVC_DATABASE_CONFIG];
   const statementTimeoutMs = (options as SvcTypeOrmModuleOptions | undefined)?.[SVC_STATEMENT_TIMEOUT];
+  const parallelWorkersPerStatement = (options as SvcTypeOrmModuleOptions | undefined)?.[SVC_PARALLEL_WORKERS];
   if (!options || !config) {
     throw new Error('svcDataSourceFactory needs module options made by svcTypeOrmModuleOptions().');
   }
@@ -245,5 +261,6 @@ export async function svcDataSourceFactory(options?: DataSourceOptions): Promise
     migrations: Array.isArray(options.migrations) ? (options.migrations as (string | Function)[]) : [],
     initialize: !manual,
     statementTimeoutMs,
+    parallelWorkersPerStatement,
   });
 }

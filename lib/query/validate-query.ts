@@ -80,6 +80,8 @@ interface Scope {
   readonly entities: ReadonlyMap<string, EntityModel>;
   /** Joined relation paths (`project`, `project.owner`) to the joined entity. */
   readonly joined: ReadonlyMap<string, EntityIndex>;
+  /** Names only the root's own fields (the conditions of a service hook, which join nothing). */
+  readonly rootOnly?: boolean;
 }
 
 /**
@@ -119,6 +121,14 @@ export function validateQuery(
     estimatedCountThreshold: pagination.estimatedCountThreshold,
     after: null,
   };
+}
+
+/**
+ * Checks the conditions of a service hook against its entity, as the conditions of `s` are: visible
+ * fields of the entity itself, operators that fit them, values of their type. Throws QueryError (400).
+ */
+export function validateConditions(node: WhereNode, entity: EntityModel, entities: ReadonlyMap<string, EntityModel>): ValidatedWhere {
+  return validateWhere(node, { root: indexOf(entity), entities, joined: new Map(), rootOnly: true });
 }
 
 /** Requested columns in declaration order, primary key included; null asks for every visible one. */
@@ -227,6 +237,7 @@ function resolveColumn(field: string, scope: Scope, param: string, use: string):
     if (!column) throw new QueryError(param, `unknown field ${quote(field)} on ${scope.root.entity.name}`);
     return { relationPath: [], column };
   }
+  if (scope.rootOnly) throw new QueryError(param, `unknown field ${quote(field)} on ${scope.root.entity.name}: name a field of ${scope.root.entity.name} itself`);
   const path = field.slice(0, dot);
   const name = field.slice(dot + 1);
   const target = scope.joined.get(path);

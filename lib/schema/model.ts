@@ -220,10 +220,12 @@ export interface RateLimitModel {
   readonly limit: number;
 }
 
-/** `api.concurrency`: database work one credential may have in flight at once, per instance. */
+/** `api.concurrency`: database work one credential, and one organization, may have in flight at once, per instance. */
 export interface ConcurrencyModel {
   /** Requests of one credential served at once (default: a quarter of `database.pool.max`, at least 1). */
   readonly perCredential: number;
+  /** Requests of one organization's credentials together served at once (default: half of `database.pool.max`, at least 1). */
+  readonly perOrganization: number;
   /** How long a request over the cap waits for a turn before 429, default 1000 ms. */
   readonly maxWaitMs: number;
 }
@@ -255,6 +257,8 @@ export interface ServiceModel {
     readonly pool: { readonly max: number };
     /** Longest run of one application statement on PostgreSQL (`database.statementTimeoutMs`, default 5000). */
     readonly statementTimeoutMs: number;
+    /** `max_parallel_workers_per_gather` of the application's statements on PostgreSQL (`database.parallelWorkersPerStatement`, default 0). */
+    readonly parallelWorkersPerStatement: number;
   };
   /** Domain events on for every entity (entities may still opt in one by one). */
   readonly events: boolean;

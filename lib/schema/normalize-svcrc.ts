@@ -45,12 +45,18 @@ export const SVCRC_DEFAULTS = {
   bulkWriteLimit: 1000,
   poolMax: 20,
   statementTimeoutMs: 5000,
+  parallelWorkersPerStatement: 0,
   concurrencyMaxWaitMs: 1000,
 } as const;
 
 /** Default of `api.concurrency.perCredential`: a quarter of the pool, so that four busy credentials cannot take all of it. */
 export function defaultPerCredential(poolMax: number): number {
   return Math.max(1, Math.floor(poolMax / 4));
+}
+
+/** Default of `api.concurrency.perOrganization`: half the pool, so that one tenant's many credentials leave the other half to the rest. */
+export function defaultPerOrganization(poolMax: number): number {
+  return Math.max(1, Math.floor(poolMax / 2));
 }
 
 function normalizeField(raw: RawField, passwordByConvention: string | undefined): FieldModel {
@@ -314,12 +320,14 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
           : null,
       concurrency: {
         perCredential: api?.concurrency?.perCredential ?? defaultPerCredential(poolMax),
+        perOrganization: api?.concurrency?.perOrganization ?? defaultPerOrganization(poolMax),
         maxWaitMs: api?.concurrency?.maxWaitMs ?? SVCRC_DEFAULTS.concurrencyMaxWaitMs,
       },
     },
     database: {
       pool: { max: poolMax },
       statementTimeoutMs: raw.database?.statementTimeoutMs ?? SVCRC_DEFAULTS.statementTimeoutMs,
+      parallelWorkersPerStatement: raw.database?.parallelWorkersPerStatement ?? SVCRC_DEFAULTS.parallelWorkersPerStatement,
     },
     events,
   };

@@ -96,7 +96,7 @@ export interface RawApi {
   readonly put?: RawPutMode;
   readonly bodyLimit?: string;
   readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
-  readonly concurrency?: { readonly perCredential?: number; readonly maxWaitMs?: number };
+  readonly concurrency?: { readonly perCredential?: number; readonly perOrganization?: number; readonly maxWaitMs?: number };
   readonly docs?: boolean;
   readonly requireIfMatch?: boolean;
   readonly bulkWriteLimit?: number;
@@ -116,5 +116,9 @@ export interface RawSvcrc {
   readonly entities?: readonly RawEntity[];
   readonly relationships: readonly RawRelationship[];
   readonly api?: RawApi;
-  readonly database?: { readonly pool?: { readonly max?: number }; readonly statementTimeoutMs?: number };
+  readonly database?: {
+    readonly pool?: { readonly max?: number };
+    readonly statementTimeoutMs?: number;
+    readonly parallelWorkersPerStatement?: number;
+  };
 }

@@ -199,6 +199,7 @@ function readApi(value: unknown): RawApi | undefined {
     rateLimit: rateLimit && { ttl: integer(rateLimit.ttl, 1), limit: integer(rateLimit.limit, 1) },
     concurrency: concurrency && {
       perCredential: integer(concurrency.perCredential, 1),
+      perOrganization: integer(concurrency.perOrganization, 1),
       maxWaitMs: integer(concurrency.maxWaitMs, 0, 60_000),
     },
     docs: boolean(raw.docs),
@@ -221,6 +222,8 @@ export function readRawSvcrc(value: unknown): RawSvcrc {
     entities: Array.isArray(raw.entities) ? raw.entities.map(readEntity) : undefined,
     relationships: items(raw.relationships).map(readRelationship),
     api: readApi(raw.api),
-    database: database && { pool: pool && { max: integer(pool.max, 1) }, statementTimeoutMs: integer(database.statementTimeoutMs, 1) },
+    database: database && { pool: pool && { max: integer(pool.max, 1) }, statementTimeoutMs: integer(database.statementTimeoutMs, 1),
+      parallelWorkersPerStatement: integer(database.parallelWorkersPerStatement, 0, 64),
+    },
   };
 }

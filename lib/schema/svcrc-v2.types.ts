@@ -91,10 +91,14 @@ export interface SvcrcV2 {
     readonly put?: RawPutMode;
     readonly bodyLimit?: string;
     readonly rateLimit?: { readonly ttl?: number; readonly limit?: number };
-    readonly concurrency?: { readonly perCredential?: number; readonly maxWaitMs?: number };
+    readonly concurrency?: { readonly perCredential?: number; readonly perOrganization?: number; readonly maxWaitMs?: number };
     readonly docs?: boolean;
     readonly requireIfMatch?: boolean;
     readonly bulkWriteLimit?: number;
   };
-  readonly database?: { readonly pool?: { readonly max?: number }; readonly statementTimeoutMs?: number };
+  readonly database?: {
+    readonly pool?: { readonly max?: number };
+    readonly statementTimeoutMs?: number;
+    readonly parallelWorkersPerStatement?: number;
+  };
 }

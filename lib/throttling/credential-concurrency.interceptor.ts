@@ -11,11 +11,19 @@ import { SKIP_THROTTLE_KEY } from './rate-limit.interceptor';
 /** `Retry-After` of a request turned away: a turn frees as soon as one of the credential's requests ends. */
 const RETRY_AFTER_S = 1;
 
+/** One cap a request must get a turn in: its credential's, then its organization's. */
+interface Turn {
+  readonly key: string;
+  readonly limit: number;
+  readonly refusal: string;
+}
+
 /**
  * `api.concurrency` of `.svcrc`: at most `perCredential` requests of one credential (an API key or a user, in
- * each organization apart; the client IP when anonymous) are served at once. The others wait, in order, at
- * most `maxWaitMs`; then they answer 429 with `Retry-After`. So a tenant that sends many slow queries holds
- * at most that share of the connection pool, and the others keep theirs.
+ * each organization apart; the client IP when anonymous), and at most `perOrganization` requests of one
+ * organization's credentials together, are served at once. The others wait, in order, at most `maxWaitMs` in
+ * all; then they answer 429 with `Retry-After`. So a tenant that sends many slow queries, from one credential or
+ * from many, holds at most that share of the connection pool, and the others keep theirs.
  *
  * An interceptor, as `api.rateLimit`'s is (and after it), so that `request.auth` is final. `/health` and
  * routes marked `@SkipThrottle()` are not counted. The count lives in this process: the pool it protects is
@@ -23,7 +31,7 @@ const RETRY_AFTER_S = 1;
  */
 @Injectable()
 export class SvcCredentialConcurrencyInterceptor implements NestInterceptor {
-  /** Only credentials with a request running or waiting; dropped when their last one ends. */
+  /** Only keys with a request running or waiting; dropped when their last one ends. */
   private readonly limits = new Map<string, ConcurrencyLimit>();
 
   constructor(
@@ -34,28 +42,25 @@ export class SvcCredentialConcurrencyInterceptor implements NestInterceptor {
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     if (context.getType() !== 'http' || this.skipped(context)) return next.handle();
-    const { perCredential, maxWaitMs } = this.model.api.concurrency;
-    const key = this.tracker(context.switchToHttp().getRequest<LimitedRequest>());
-    let limit = this.limits.get(key);
-    if (!limit) {
-      limit = new ConcurrencyLimit(perCredential);
-      this.limits.set(key, limit);
-    }
-    if (!(await limit.acquire(maxWaitMs))) {
-      this.forgetIfIdle(key, limit);
-      this.adapterHost.httpAdapter.setHeader(context.switchToHttp().getResponse(), 'Retry-After', String(RETRY_AFTER_S));
-      throw new ThrottlerException(
-        `Too many requests at once: at most ${perCredential} per credential (api.concurrency.perCredential) run together, ` +
-          `and this one waited ${maxWaitMs} ms for a turn. Retry after ${RETRY_AFTER_S} s.`,
-      );
-    }
-    let released = false;
+    const request = context.switchToHttp().getRequest<LimitedRequest>();
+    const deadline = Date.now() + this.model.api.concurrency.maxWaitMs;
+    const held: [string, ConcurrencyLimit][] = [];
     const release = (): void => {
-      if (released) return;
-      released = true;
-      limit.release();
-      this.forgetIfIdle(key, limit);
+      for (const [key, limit] of held.splice(0)) {
+        limit.release();
+        this.forgetIfIdle(key, limit);
+      }
     };
+    for (const turn of this.turns(request)) {
+      const limit = this.limitOf(turn);
+      if (!(await limit.acquire(Math.max(0, deadline - Date.now())))) {
+        release();
+        this.forgetIfIdle(turn.key, limit);
+        this.adapterHost.httpAdapter.setHeader(context.switchToHttp().getResponse(), 'Retry-After', String(RETRY_AFTER_S));
+        throw new ThrottlerException(turn.refusal);
+      }
+      held.push([turn.key, limit]);
+    }
     try {
       return next.handle().pipe(finalize(release));
     } catch (error) {
@@ -71,6 +76,36 @@ export class SvcCredentialConcurrencyInterceptor implements NestInterceptor {
 
   protected skipped(context: ExecutionContext): boolean {
     return this.reflector.getAllAndOverride<boolean>(SKIP_THROTTLE_KEY, [context.getHandler(), context.getClass()]) === true;
+  }
+
+  private turns(request: LimitedRequest): Turn[] {
+    const { perCredential, perOrganization, maxWaitMs } = this.model.api.concurrency;
+    const waited = `and this one waited ${maxWaitMs} ms for a turn. Retry after ${RETRY_AFTER_S} s.`;
+    const turns: Turn[] = [
+      {
+        key: this.tracker(request),
+        limit: perCredential,
+        refusal: `Too many requests at once: at most ${perCredential} per credential (api.concurrency.perCredential) run together, ${waited}`,
+      },
+    ];
+    const organization = request.auth?.organizationId;
+    if (organization !== null && organization !== undefined && organization !== '') {
+      turns.push({
+        key: `organization:${organization}`,
+        limit: perOrganization,
+        refusal: `Too many requests at once: at most ${perOrganization} per organization (api.concurrency.perOrganization) run together, ${waited}`,
+      });
+    }
+    return turns;
+  }
+
+  private limitOf(turn: Turn): ConcurrencyLimit {
+    let limit = this.limits.get(turn.key);
+    if (!limit) {
+      limit = new ConcurrencyLimit(turn.limit);
+      this.limits.set(turn.key, limit);
+    }
+    return limit;
   }
 
   private forgetIfIdle(key: string, limit: ConcurrencyLimit): void {

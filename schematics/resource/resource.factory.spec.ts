@@ -137,6 +137,8 @@ describe('resource schematic', () => {
       ['accounts/account.entity.ts', 'account.entity.ts'],
       ['accounts/account.dto.ts', 'account.dto.ts'],
       ['accounts/account.controller.base.ts', 'account.controller.base.ts'],
+      // No Repository injected: data access goes through CrudService (issue #27).
+      ['accounts/account.service.base.ts', 'account.service.base.ts'],
       ['organizations/organization.entity.ts', 'organization.entity.ts'],
       ['autogen.module.ts', 'autogen.module.ts'],
     ])('%s is exactly as expected', (path, name) => {

@@ -143,6 +143,27 @@ describe.each(DATABASE_KINDS)('authority changes revoke sessions at once (%s)', 
     expect(await projectsStatus(tokens)).toBe(401);
   });
 
+  it("deleting an organization ends the sessions of everyone who belonged to it, and only theirs", async () => {
+    const doomed = await create(running.app.get(OrganizationService), { name: 'doomed' });
+    const inOrg = async (role: 'owner' | 'member'): Promise<Person> => {
+      counter += 1;
+      const email = `doomed${counter}@example.com`;
+      const password = `doomed${counter}-correct-horse`;
+      const id = await create(running.app.get(UserService), { email, password });
+      const membership = await create(running.app.get(MembershipService), { userId: id, organizationId: doomed, role });
+      return { id, email, password, membership };
+    };
+    const owner = await login(await inOrg('owner'));
+    const member = await login(await inOrg('member'));
+    const bystander = await login(await person('member'));
+    const deleted = await http().delete(`/organizations/${doomed}`).set(bearer(owner.accessToken));
+    expect(deleted.status).toBe(204);
+    expect(await projectsStatus(member)).toBe(401);
+    expect(await refreshStatus(member)).toBe(401);
+    expect(await projectsStatus(owner)).toBe(401);
+    expect(await projectsStatus(bystander)).toBe(200);
+  });
+
   it('an administrator resetting a password ends every session of that user', async () => {
     const owner = await login(await person('owner'));
     const member = await person('member');
@@ -195,6 +216,21 @@ describe.each(DATABASE_KINDS)('authority changes revoke sessions at once (%s)', 
       expect(await projectsStatus(tokens)).toBe(200);
       expect(await projectsStatus(other)).toBe(401);
       await login({ ...member, email: 'new.address@example.com' });
+    });
+
+    it('to the address it already has (any case) answers 204 and ends no session: nothing changed', async () => {
+      const member = await person('member');
+      const tokens = await login(member);
+      const other = await login(member);
+      await http()
+        .post('/api/auth/email')
+        .set(bearer(tokens.accessToken))
+        .send({ currentPassword: member.password, newEmail: member.email.toUpperCase() })
+        .expect(204);
+      expect((await db.query('SELECT email FROM users WHERE id = $1', [member.id]))[0].email).toBe(member.email);
+      expect(await projectsStatus(tokens)).toBe(200);
+      expect(await projectsStatus(other)).toBe(200);
+      expect(await refreshStatus(other)).toBe(200);
     });
 
     it('answers 409 for an e-mail another user has, and changes nothing', async () => {

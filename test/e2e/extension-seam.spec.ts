@@ -1,8 +1,8 @@
 /**
  * The extension seam (issue #13) over HTTP on the generated app `test/apps/seam`, whose
  * `src/extensions/` holds the team's code: a hook override, custom routes with and without a
- * declared operation, a guard on one controller and on one route, and routes turned off from
- * `.svcrc` and from an extension.
+ * declared operation, a guard on one controller and on one route, routes turned off from
+ * `.svcrc` and from an extension, and a `conditions()` override under the tenant scope (issue #27).
  */
 import jwt from 'jsonwebtoken';
 import { SEAM_JWT_SECRET, seamAppModule } from '../apps/seam/src/app.module';
@@ -142,6 +142,85 @@ describe.each(DATABASE_KINDS)('extension seam (%s)', (kind) => {
       expect(docs.paths['/invoices/{id}']?.put).toBeUndefined();
       expect(docs.paths['/invoices/{id}']?.patch).toBeDefined();
       await http().patch(`/invoices/${invoice}`).set(ALICE).send({ amount: 14 }).expect(200);
+    });
+  });
+
+  describe('e. a conditions() override narrows what the tenant scope lets through, never more (issue #27)', () => {
+    type Row = { id: number; title: string; organizationId: string; returned: boolean };
+    let open: number;
+    let returned: number;
+    let bobs: number;
+    beforeAll(async () => {
+      open = (await http().post('/loans').set(ALICE).send({ title: 'Solaris' }).expect(201)).body.id;
+      returned = (await http().post('/loans').set(ALICE).send({ title: 'Solaris' }).expect(201)).body.id;
+      await http().post(`/loans/${returned}/return`).set(ALICE).expect(200);
+      bobs = (await http().post('/loans').set(BOB).send({ title: 'Solaris' }).expect(201)).body.id;
+    });
+
+    it('the extra condition narrows the list: a returned loan leaves it, yet is still found by id', async () => {
+      const list: Row[] = (await http().get('/loans').set(ALICE).expect(200)).body;
+      const ids = list.map((row) => row.id);
+      expect(ids).toContain(open);
+      expect(ids).not.toContain(returned);
+      expect(list.every((row) => row.returned === false)).toBe(true);
+      const read = await http().get(`/loans/${returned}`).set(ALICE).expect(200);
+      expect(read.body).toMatchObject({ id: returned, returned: true });
+    });
+
+    it('another organization’s rows never appear, even when the condition or the filter names them', async () => {
+      const list: Row[] = (await http().get('/loans').set(ALICE).expect(200)).body;
+      expect(list.map((row) => row.id)).not.toContain(bobs);
+      expect(list.every((row) => row.organizationId === 'org-a')).toBe(true);
+      const matching = await http().get('/loans/matching/title/Solaris').set(ALICE).expect(200);
+      expect(matching.body.data.map((row: Row) => row.id)).toEqual([open]);
+      const asOrgB = await http().get('/loans/matching/organizationId/org-b').set(ALICE).expect(200);
+      expect(asOrgB.body).toMatchObject({ data: [], total: 0 });
+      const filtered = await http().get('/loans?filter=organizationId||$eq||org-b').set(ALICE).expect(200);
+      expect(filtered.body).toEqual([]);
+      const bobsView = await http().get('/loans/matching/title/Solaris').set(BOB).expect(200);
+      expect(bobsView.body.data.map((row: Row) => row.id)).toEqual([bobs]);
+    });
+
+    it('a write to another organization’s row is refused and changes nothing', async () => {
+      const patch = await http().patch(`/loans/${bobs}`).set(ALICE).send({ title: 'Taken' }).expect(403);
+      expect(patch.body).toMatchObject({ statusCode: 403, error: 'Forbidden' });
+      await http().delete(`/loans/${bobs}`).set(MANAGER).expect(403);
+      await http().post(`/loans/${bobs}/return`).set(ALICE).expect(403);
+      const read = await http().get(`/loans/${bobs}`).set(BOB).expect(200);
+      expect(read.body).toMatchObject({ id: bobs, title: 'Solaris', returned: false, organizationId: 'org-b' });
+    });
+
+    it('a field name that is not a field of Loan is a 400 that names it, never SQL', async () => {
+      const typo = await http().get('/loans/matching/titel/Solaris').set(ALICE).expect(400);
+      expect(typo.body).toEqual({ statusCode: 400, message: 'conditions(): unknown field "titel" on Loan', error: 'Bad Request' });
+      const injected = `title" IS NOT NULL OR "title`;
+      const res = await http().get(`/loans/matching/${encodeURIComponent(injected)}/x`).set(ALICE).expect(400);
+      expect(res.body).toEqual({
+        statusCode: 400,
+        message: `conditions(): unknown field ${JSON.stringify(injected)} on Loan`,
+        error: 'Bad Request',
+      });
+    });
+
+    it('rawSqlConditions() narrows too, and an OR in its text stays inside it: other organizations stay out', async () => {
+      const long = 'The Long Afternoon of Earth, Hothouse and Other Stories';
+      const frozen = (await http().post('/loans').set(ALICE).send({ title: long }).expect(201)).body.id;
+      const list: Row[] = (await http().get('/loans').set(ALICE).expect(200)).body;
+      expect(list.map((row) => row.id)).not.toContain(frozen);
+      await http().patch(`/loans/${frozen}`).set(ALICE).send({ title: 'Hothouse' }).expect(404);
+      await http().get(`/loans/${frozen}`).set(ALICE).expect(200);
+      // Bob's loan has a short title: the raw condition's OR must not let Alice's update reach it.
+      await http().patch(`/loans/${bobs}`).set(ALICE).send({ returned: true }).expect(403);
+      const read = await http().get(`/loans/${bobs}`).set(BOB).expect(200);
+      expect(read.body).toMatchObject({ id: bobs, returned: false, organizationId: 'org-b' });
+    });
+
+    it('a value is typed by its field and bound, never SQL', async () => {
+      const bad = await http().get('/loans/matching/returned/maybe').set(ALICE).expect(400);
+      expect(bad.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+      expect(bad.body.message).toMatch(/^conditions\(\): invalid value "maybe" for "returned" \$eq/);
+      const quoted = await http().get(`/loans/matching/title/${encodeURIComponent("x' OR '1'='1")}`).set(ALICE).expect(200);
+      expect(quoted.body).toMatchObject({ data: [], total: 0 });
     });
   });
 });

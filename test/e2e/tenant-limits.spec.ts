@@ -6,11 +6,14 @@
  * - `api.concurrency`: at most `perCredential` requests of one credential at once; the next waits up to
  *   `maxWaitMs`, then answers 429 with `Retry-After`. Other credentials, and the same user in another
  *   organization, are not held up. On Express and Fastify, PGlite and PostgreSQL.
+ * - `api.concurrency.perOrganization`: at most that many requests of one organization's credentials together
+ *   (users and API keys), so that a tenant with many credentials still leaves the pool to the others.
  */
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { configureSvcApp } from '@svc/nest';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 import { bearer, mintToken, seedWorld, type World } from '../apps/tenancy/fixtures';
 import { gate, limitsAppModule } from '../apps/tenancy/limits-app';
 import { createTestDatabase, DATABASE_KINDS } from '../support/databases';
@@ -106,6 +109,84 @@ describe.each(PLATFORMS)('api.concurrency.perCredential (%s)', (_name, kind, ada
     await http().get('/health').expect(200);
     gate.open();
     await Promise.all(held);
+  });
+});
+
+describe.each(DATABASE_KINDS)('api.concurrency.perOrganization (%s)', (kind) => {
+  const MAX_WAIT_MS = 300;
+  let running: RunningApp;
+  let http: ReturnType<typeof httpClient>;
+  let w: World;
+
+  beforeAll(async () => {
+    running = await startApp(kind, limitsAppModule({ concurrency: { perCredential: 2, perOrganization: 3, maxWaitMs: MAX_WAIT_MS } }));
+    http = httpClient(running.app);
+    w = await seedWorld(running.app);
+  });
+  afterEach(() => gate.open());
+  afterAll(() => running?.close());
+
+  it("turns away a credential under its own cap once its organization's credentials together hold the organization's", async () => {
+    const held = [w.as.alice, w.as.alice, w.as.carolA].map((caller) =>
+      http()
+        .get('/held')
+        .set(caller)
+        .then((res) => res),
+    );
+    await untilHeld(3);
+
+    // carol holds 1 of her 2 turns, but organization A holds all 3 of its own; so does its API key.
+    const refused = await http().get('/projects').set(w.as.carolA);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.body).toEqual({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message:
+        'Too many requests at once: at most 3 per organization (api.concurrency.perOrganization) run together, ' +
+        `and this one waited ${MAX_WAIT_MS} ms for a turn. Retry after 1 s.`,
+    });
+    expect((await http().get('/projects').set({ 'X-API-Key': w.keyA })).status).toBe(429);
+
+    // Organization B, carol acting there included, is served meanwhile.
+    await http().get('/projects').set(w.as.bob).expect(200);
+    const carolB = bearer(mintToken({ sub: String(w.carol.id), organizationId: String(w.orgB), roles: ['admin'] }));
+    await http().get('/projects').set(carolB).expect(200);
+
+    gate.open();
+    for (const res of await Promise.all(held)) expect(res.status).toBe(200);
+    // Every turn came back: the organization is served again, and a refused request held none.
+    await http().get('/projects').set(w.as.carolA).expect(200);
+    await http().get('/projects').set({ 'X-API-Key': w.keyA }).expect(200);
+  });
+});
+
+describe('database.parallelWorkersPerStatement (postgres)', () => {
+  const workersOf = async (running: RunningApp) => {
+    const rows: { max_parallel_workers_per_gather: string }[] = await running.app.get(DataSource).query('SHOW max_parallel_workers_per_gather');
+    return rows[0].max_parallel_workers_per_gather;
+  };
+
+  // The server's own default is 2: a heavy count would take three processes.
+  it("runs the application's statements without parallel workers by default, so a heavy count holds one process", async () => {
+    const running = await startApp('postgres', limitsAppModule());
+    try {
+      expect(await workersOf(running)).toBe('0');
+      const http = httpClient(running.app);
+      const w = await seedWorld(running.app);
+      await http().get(withQuery('/projects', ['limit', '1'])).set(w.as.alice).expect(200);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('uses the number .svcrc gives', async () => {
+    const running = await startApp('postgres', limitsAppModule({ parallelWorkersPerStatement: 2 }));
+    try {
+      expect(await workersOf(running)).toBe('2');
+    } finally {
+      await running.close();
+    }
   });
 });
 

@@ -70,7 +70,6 @@ const VALUES = [
 
 /** Exported names that are types only. */
 const TYPES = [
-  'AliasedEntity',
   'ApiKeyInfo',
   'AuthContext',
   'ConfigureAppOptions',
@@ -89,14 +88,15 @@ const TYPES = [
   'EntityTag',
   'EntityTagCondition',
   'ErrorBody',
+  'FieldCondition',
   'FieldError',
+  'FilterOperator',
   'FilterWriteResponse',
   'LimitDetails',
   'Page',
   'QuotaUsage',
+  'RawSqlCondition',
   'RequestPreconditions',
-  'RootCondition',
-  'SqlContext',
   'SvcFastifyOptions',
   'SvcGuardsModuleOptions',
   'SvcModuleOptions',

@@ -250,10 +250,10 @@ describe('normalizing the full fixture', () => {
       docs: true,
       requireIfMatch: false,
       bulkWriteLimit: 1000,
-      // A quarter of database.pool.max (10), rounded down.
-      concurrency: { perCredential: 2, maxWaitMs: 1000 },
+      // A quarter of database.pool.max (10), rounded down; half of it per organization.
+      concurrency: { perCredential: 2, perOrganization: 5, maxWaitMs: 1000 },
     });
-    expect(full.database).toEqual({ pool: { max: 10 }, statementTimeoutMs: 5000 });
+    expect(full.database).toEqual({ pool: { max: 10 }, statementTimeoutMs: 5000, parallelWorkersPerStatement: 0 });
   });
 
   it('summarizes entities, declared fields and relationships', () => {
@@ -283,7 +283,7 @@ describe('defaults', () => {
       idType: 'integer',
       auth: null,
       events: false,
-      database: { pool: { max: 20 }, statementTimeoutMs: 5000 },
+      database: { pool: { max: 20 }, statementTimeoutMs: 5000, parallelWorkersPerStatement: 0 },
       api: {
         cors: null,
         pagination: { defaultLimit: 25, maxLimit: 1000 },
@@ -291,29 +291,37 @@ describe('defaults', () => {
         rateLimit: null,
         docs: true,
         requireIfMatch: false,
-        concurrency: { perCredential: 5, maxWaitMs: 1000 },
+        concurrency: { perCredential: 5, perOrganization: 10, maxWaitMs: 1000 },
       },
     });
   });
 
-  it('reads database.statementTimeoutMs and api.concurrency; perCredential defaults to a quarter of the pool, at least 1', () => {
+  it('reads database.statementTimeoutMs and api.concurrency; perCredential defaults to a quarter of the pool, perOrganization to half, at least 1', () => {
     const entities = [{ name: 'Project' }];
     const given = parseValid({
       version: 2,
-      api: { concurrency: { perCredential: 3, maxWaitMs: 0 } },
+      api: { concurrency: { perCredential: 3, perOrganization: 4, maxWaitMs: 0 } },
       database: { statementTimeoutMs: 250 },
       entities,
     });
-    expect(given.api.concurrency).toEqual({ perCredential: 3, maxWaitMs: 0 });
+    expect(given.api.concurrency).toEqual({ perCredential: 3, perOrganization: 4, maxWaitMs: 0 });
     expect(given.database.statementTimeoutMs).toBe(250);
     expect(parseValid({ version: 2, database: { pool: { max: 3 } }, entities }).api.concurrency.perCredential).toBe(1);
     expect(parseValid({ version: 2, database: { pool: { max: 41 } }, entities }).api.concurrency.perCredential).toBe(10);
+    expect(parseValid({ version: 2, database: { pool: { max: 1 } }, entities }).api.concurrency.perOrganization).toBe(1);
+    expect(parseValid({ version: 2, database: { pool: { max: 41 } }, entities }).api.concurrency.perOrganization).toBe(20);
     const result = parseSvcrc(
-      JSON.stringify({ version: 2, api: { concurrency: { perCredential: 0, maxWaitMs: 90_000 } }, database: { statementTimeoutMs: 0 }, entities }),
+      JSON.stringify({
+        version: 2,
+        api: { concurrency: { perCredential: 0, perOrganization: 0, maxWaitMs: 90_000 } },
+        database: { statementTimeoutMs: 0 },
+        entities,
+      }),
     );
     expect(result.ok ? [] : result.problems.map((problem) => problem.path).sort()).toEqual([
       'api.concurrency.maxWaitMs',
       'api.concurrency.perCredential',
+      'api.concurrency.perOrganization',
       'database.statementTimeoutMs',
     ]);
   });

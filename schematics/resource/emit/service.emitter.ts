@@ -13,23 +13,15 @@ export function emitServiceBase(ctx: EntityEmitContext): string {
   const { name, fileName } = ctx.entity;
   const scope = new ImportScope(new Set([name, `${name}ServiceBase`]));
   const injectable = scope.ref('@nestjs/common', 'Injectable');
-  const injectRepository = scope.ref('@nestjs/typeorm', 'InjectRepository');
   const crudService = scope.ref('@svc/nest', 'CrudService');
   const runtime = scope.ref('@svc/nest', 'SvcRuntime');
-  const repository = scope.ref('typeorm', 'Repository');
   const imports = join(hardline, [
     ...scope.declaration('@nestjs/common'),
-    ...scope.declaration('@nestjs/typeorm'),
     ...scope.declaration('@svc/nest'),
-    ...scope.declaration('typeorm'),
     importDecl([name], `./${fileName}.entity${ctx.importExtension}`),
   ]);
-  const constructor = [
-    methodHead('constructor', [`@${injectRepository}(${name}) repository: ${repository}<${name}>`, `runtime: ${runtime}`]),
-    indent([hardline, `super(repository, runtime, ${str(name)});`]),
-    hardline,
-    '}',
-  ];
+  // No Repository is injected: data access goes through CrudService, which applies the scope, the identity rules, events and ETags.
+  const constructor = [methodHead('constructor', [`runtime: ${runtime}`]), indent([hardline, `super(runtime, ${str(name)});`]), hardline, '}'];
   const service = [
     `/** Generated CRUD service of ${name}; hooks go in ${name}Service (src/extensions/${ctx.entity.route}/${fileName}.service.ts). */`,
     hardline,

@@ -43,7 +43,8 @@ class HeldController {
 /** The `.svcrc` keys this app sets besides the tenancy app's own. */
 export interface LimitSettings {
   readonly statementTimeoutMs?: number;
-  readonly concurrency?: { readonly perCredential?: number; readonly maxWaitMs?: number };
+  readonly parallelWorkersPerStatement?: number;
+  readonly concurrency?: { readonly perCredential?: number; readonly perOrganization?: number; readonly maxWaitMs?: number };
 }
 
 /** The tenancy app with both guards global, `database.statementTimeoutMs` and `api.concurrency` as given, and `/held`. */
@@ -54,9 +55,11 @@ export function limitsAppModule(settings: LimitSettings = {}) {
     const schema: SvcrcV2 = {
       ...svcSchema,
       api: { ...svcSchema.api, ...(settings.concurrency ? { concurrency: settings.concurrency } : {}) },
-      ...(settings.statementTimeoutMs !== undefined
-        ? { database: { ...svcSchema.database, statementTimeoutMs: settings.statementTimeoutMs } }
-        : {}),
+      database: {
+        ...svcSchema.database,
+        ...(settings.statementTimeoutMs !== undefined ? { statementTimeoutMs: settings.statementTimeoutMs } : {}),
+        ...(settings.parallelWorkersPerStatement !== undefined ? { parallelWorkersPerStatement: settings.parallelWorkersPerStatement } : {}),
+      },
     };
     return {
       module: LimitsAppModule,

@@ -1,0 +1,64 @@
+import type { SvcIdentityService } from '../auth/identity.service';
+import type { DomainEventPublisher } from '../events/domain-event-publisher';
+import type { SvcEventOutbox } from '../events/outbox/event-outbox';
+import { OutboxTransactions } from '../events/outbox/outbox-transactions';
+import { PublishingWriter } from '../events/publishing-writer';
+import { PublishingBulkWriter } from '../events/publishing-bulk-writer';
+import type { CrudRequest } from '../interfaces/crud-request.interface';
+import type { CursorCodec } from '../query/cursor-codec';
+import type { EntityModel, ServiceModel } from '../schema/model';
+import { MembershipConsent } from '../scope/membership-consent';
+import type { ScopeEnforcer } from '../scope/scope-enforcer';
+import type { EntityPlans } from '../sql/entity-plan';
+import type { ReadExecutor } from '../sql/read.executor';
+import type { SqlExecutor } from '../sql/sql-executor';
+import type { WriteExecutor } from '../sql/write.executor';
+import { BulkWrites } from '../sql/bulk-writes';
+
+/** The service model and the shared query machinery `CrudService` works with; internal to the runtime. */
+export class RuntimeParts {
+  readonly entities: ReadonlyMap<string, EntityModel>;
+  /** With `EVENTS_URL`: writes of entities with `events` commit together with their outbox rows. */
+  private readonly outbox: OutboxTransactions | null;
+  private readonly bulk: BulkWrites;
+  /** Whose user a membership write may name: see `MembershipConsent`. */
+  readonly memberships: MembershipConsent;
+
+  constructor(
+    readonly model: ServiceModel,
+    readonly plans: EntityPlans,
+    readonly reader: ReadExecutor,
+    private readonly writer: WriteExecutor,
+    /** Domain events of entities with `events` on (`<entity>.created`...), after each write commits. */
+    private readonly events: DomainEventPublisher,
+    /** Tenant scope (`scopeBy`) of every CRUD statement. */
+    readonly scope: ScopeEnforcer,
+    /** Users, memberships and sessions of `auth`. */
+    readonly identity: SvcIdentityService,
+    executor: SqlExecutor,
+    /** Signs and checks the `nextCursor` of lists (`SVC_CURSOR_SECRET`, see `resolveCursorKey()`). */
+    readonly cursors: CursorCodec,
+    eventOutbox?: SvcEventOutbox,
+  ) {
+    this.entities = new Map(model.entities.map((entity) => [entity.name, entity]));
+    this.outbox = eventOutbox?.active ? new OutboxTransactions(executor, plans, eventOutbox) : null;
+    this.bulk = new BulkWrites(executor, plans, reader);
+    this.memberships = new MembershipConsent(model, plans, executor);
+  }
+
+  /** `writer` for one request's writes: each publishes its domain events once committed. */
+  writerFor(request: Pick<CrudRequest, 'auth'>): PublishingWriter {
+    return new PublishingWriter(this.writer, this.events, request.auth, this.outbox);
+  }
+
+  /** The upsert and by-filter writes for one request, each publishing its domain events once committed. */
+  bulkWriterFor(request: Pick<CrudRequest, 'auth'>): PublishingBulkWriter {
+    return new PublishingBulkWriter(this.bulk, this.events, request.auth, this.outbox);
+  }
+
+  entity(name: string): EntityModel {
+    const entity = this.entities.get(name);
+    if (!entity) throw new Error(`Entity "${name}" is not in the service model: regenerate from .svcrc.`);
+    return entity;
+  }
+}
