@@ -104,22 +104,21 @@ export type { ApiKeyInfo } from './auth/api-keys';
 export type { CreateApiKeyInput } from './auth/api-keys';
 /** A newly issued API key, with its secret (shown once). */
 export type { CreatedApiKey } from './auth/api-keys';
-/** Injection token of the store that counts failed logins; provide a shared one (e.g. Redis) when several processes serve logins. */
-export { SVC_LOGIN_THROTTLE_STORE } from './auth/login-throttle.store';
-/** The contract of a failed-login store. */
-export type { LoginThrottleStore } from './auth/login-throttle.store';
-/** A failed-login count, as a store returns it. */
-export type { LoginThrottleCount } from './auth/login-throttle.store';
-/** The default failed-login store, in process memory. */
-export { InMemoryLoginThrottleStore } from './auth/login-throttle.store';
 /** Sets the session cookie (`svc_session`) on an Express response or a Fastify reply, in a route of your own. */
 export { setSessionCookie } from './auth/session-cookie';
 /** Clears the session cookie, e.g. in a logout route of your own. */
 export { clearSessionCookie } from './auth/session-cookie';
 /** The response `setSessionCookie()` and `clearSessionCookie()` write to (Express or Fastify). */
 export type { CookieResponse } from './auth/session-cookie';
-/** Injection token of the rate limiter's storage; provide a shared one (e.g. Redis) when several processes serve the API. */
-export { SVC_RATE_LIMIT_STORAGE } from './throttling/rate-limit.interceptor';
+/**
+ * Injection token of the one throttler storage the rate limits and the login throttle count in (Redis when `REDIS_URL`
+ * is set, else process memory); override it to count elsewhere.
+ */
+export { SVC_THROTTLER_STORAGE } from './throttling/svc-throttler-storage';
+/** The contract of the throttler storage: `ThrottlerStorage` of `@nestjs/throttler` plus `decrement` and `reset`. */
+export type { SvcThrottlerStorage } from './throttling/svc-throttler-storage';
+/** The default throttler storage, in process memory, bounded (at most 100,000 keys, lockouts kept). */
+export { InMemoryThrottlerStorage } from './throttling/in-memory-throttler.storage';
 
 // Errors, validation and OpenAPI
 

@@ -16,9 +16,7 @@ import { SvcOptionalAuthGuard } from './auth/optional-auth.guard';
 import { SvcJwtAuthenticator } from './auth/jwt-authenticator';
 import { SvcRefreshTokenStore } from './auth/refresh-token.store';
 import { SvcLoginThrottle } from './auth/login-throttle';
-import { InMemoryLoginThrottleStore, SVC_LOGIN_THROTTLE_STORE } from './auth/login-throttle.store';
 import { resolveJwtSecret } from './auth/jwt-secret';
-import { RedisLoginThrottleStore } from './auth/redis-login-throttle.store';
 import { SvcTokenService } from './auth/token.service';
 import { readDatabaseConfig, readPreparedStatements } from './database/database-config';
 import { svcTypeOrmModuleOptions } from './database/typeorm-options';
@@ -30,7 +28,6 @@ import { SchemaReadiness } from './health/schema-readiness';
 import { SVC_READINESS_PROBES } from './interfaces/readiness-probe';
 import type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
 import { assertProductionConfig } from './production/production-config';
-import { SvcRedis } from './scale/redis-connection';
 import { resolveSchema } from './schema/resolve-schema';
 import type { ServiceModel } from './schema/model';
 import { ScopeGuard } from './auth/scope.guard';
@@ -155,21 +152,9 @@ export const jwtSecretProvider: Provider = {
   useFactory: (options: SvcModuleOptions, model: ServiceModel): string => resolveJwtSecret(options.env ?? process.env, model.auth),
 };
 
-/**
- * Failed-login counters: in Redis when `REDIS_URL` is set (shared by every instance), else in this
- * process; `overrideProvider(SVC_LOGIN_THROTTLE_STORE)` swaps them.
- */
-export const loginThrottleStoreProvider: Provider = {
-  provide: SVC_LOGIN_THROTTLE_STORE,
-  inject: [SvcRedis],
-  useFactory: ({ client }: SvcRedis) =>
-    client === null ? new InMemoryLoginThrottleStore() : new RedisLoginThrottleStore(client, new InMemoryLoginThrottleStore()),
-};
-
 /** Authentication and scope: exported by `SvcModule` so guards resolve anywhere in the application. */
 export const authProviders: Provider[] = [
   jwtSecretProvider,
-  loginThrottleStoreProvider,
   SvcLoginThrottle,
   SvcRefreshTokenStore,
   SvcTokenService,
@@ -189,7 +174,6 @@ export const runtimeExports = [SvcRuntime, SVC_READINESS_PROBES, ...runtimePartE
 
 export const authExports = [
   SVC_JWT_SECRET,
-  SVC_LOGIN_THROTTLE_STORE,
   SvcTokenService,
   SvcIdentityService,
   SvcApiKeyService,

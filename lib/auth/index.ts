@@ -19,12 +19,6 @@ export {
   passwordLengthProblem,
 } from './password-policy';
 export { normalizeEmail } from './email';
-export {
-  SVC_LOGIN_THROTTLE_STORE,
-  InMemoryLoginThrottleStore,
-  type LoginThrottleStore,
-  type LoginThrottleCount,
-} from './login-throttle.store';
 export { SvcLoginThrottleInterceptor, LoginThrottledException } from './login-throttle.interceptor';
 export { contextFromClaims, withOrganization } from './auth-context';
 export { extractCredential, readCookie, type Credential } from './credentials';

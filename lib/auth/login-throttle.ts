@@ -7,11 +7,11 @@ import type { LoginThrottleModel, ServiceModel } from '../schema/model';
 import { SVCRC_DEFAULTS } from '../schema/normalize-svcrc';
 import { SVC_MODEL } from '../svc.constants';
 import { MODULE_OPTIONS_TOKEN } from '../svc.module-definition';
+import { SVC_THROTTLER_STORAGE, type SvcThrottlerStorage, type ThrottlerStorageRecord } from '../throttling/svc-throttler-storage';
 import { SVC_JWT_SECRET } from './auth.constants';
 import { InvalidCredentialsException } from './auth.service';
 import { DeviceCookies, deviceCookieKey, deviceCookieValue } from './device-cookie';
 import { normalizeEmail } from './email';
-import { type LoginThrottleCount, type LoginThrottleStore, SVC_LOGIN_THROTTLE_STORE } from './login-throttle.store';
 import { appendSetCookie, type CookieResponse } from './session-cookie';
 
 /** 429 of a throttled login, in the error envelope; the interceptors set `Retry-After`. */
@@ -36,24 +36,27 @@ export interface LoginClient {
   readonly cookies: string | undefined;
 }
 
+/** The login throttle's counters in the throttler storage (`login:<key>` in Redis). */
+export const LOGIN_THROTTLE_COUNTERS = 'login';
+
 /** What one attempt counted; the caller says how it ended. */
 export class LoginAttempt {
   constructor(
-    private readonly store: LoginThrottleStore,
+    private readonly storage: SvcThrottlerStorage,
     private readonly ipKey: string | null,
     private readonly accountKey: string | null,
   ) {}
 
   /** The right password: the IP's count is taken back and the account's (or device's) failures are forgotten. */
   async succeeded(): Promise<void> {
-    if (this.ipKey !== null) await this.store.undo(this.ipKey);
-    if (this.accountKey !== null) await this.store.reset(this.accountKey);
+    if (this.ipKey !== null) await this.storage.decrement(this.ipKey, LOGIN_THROTTLE_COUNTERS);
+    if (this.accountKey !== null) await this.storage.reset(this.accountKey, LOGIN_THROTTLE_COUNTERS);
   }
 
   /** Not a wrong password (a 400, a 403): every count of the attempt is taken back. */
   async abandoned(): Promise<void> {
-    if (this.ipKey !== null) await this.store.undo(this.ipKey);
-    if (this.accountKey !== null) await this.store.undo(this.accountKey);
+    if (this.ipKey !== null) await this.storage.decrement(this.ipKey, LOGIN_THROTTLE_COUNTERS);
+    if (this.accountKey !== null) await this.storage.decrement(this.accountKey, LOGIN_THROTTLE_COUNTERS);
   }
 }
 
@@ -62,7 +65,8 @@ const currentClient = new AsyncLocalStorage<LoginClient>();
 
 /**
  * Counts failed logins and failed current-password checks (`auth.loginThrottle`) per client IP and
- * per account (the digest of the normalized e-mail), over the `LoginThrottleStore`.
+ * per account (the digest of the normalized e-mail), in the throttler storage the rate limits count
+ * in (`SVC_THROTTLER_STORAGE`, counters named `login`). A key past its limit is locked for a window.
  *
  * - The IP is counted first: a request it refuses never touches the account's counter.
  * - A client holding a valid device cookie for the account (set at each successful login) is
@@ -78,7 +82,7 @@ export class SvcLoginThrottle {
 
   constructor(
     @Inject(SVC_MODEL) private readonly model: ServiceModel,
-    @Inject(SVC_LOGIN_THROTTLE_STORE) private readonly store: LoginThrottleStore,
+    @Inject(SVC_THROTTLER_STORAGE) private readonly storage: SvcThrottlerStorage,
     @Inject(SVC_JWT_SECRET) jwtSecret: string,
     @Optional() @Inject(MODULE_OPTIONS_TOKEN) options?: SvcModuleOptions,
   ) {
@@ -94,10 +98,10 @@ export class SvcLoginThrottle {
     const settings = this.settings();
     const windowMs = settings.windowSeconds * 1000;
     const ipKey = client.ip === null ? null : `ip:${client.ip}`;
-    if (ipKey !== null) this.refuseIfBlocked(await this.store.hit(ipKey, windowMs, settings.maxFailuresPerIp));
+    if (ipKey !== null) await this.count(ipKey, windowMs, settings.maxFailuresPerIp);
     const accountKey = email === null ? null : this.counterOf(client, email);
-    if (accountKey !== null) this.refuseIfBlocked(await this.store.hit(accountKey, windowMs, settings.maxFailuresPerAccount));
-    return new LoginAttempt(this.store, ipKey, accountKey);
+    if (accountKey !== null) await this.count(accountKey, windowMs, settings.maxFailuresPerAccount);
+    return new LoginAttempt(this.storage, ipKey, accountKey);
   }
 
   /** After a successful login: a device cookie for this account (a new device, or the same one renewed). */
@@ -139,8 +143,10 @@ export class SvcLoginThrottle {
     return device === null ? `account:${account}` : `device:${device}`;
   }
 
-  private refuseIfBlocked(count: LoginThrottleCount): void {
-    if (count.blocked) throw new LoginThrottledException(count.retryAfterSeconds);
+  /** Counts one attempt under `key`; past `limit` the key is locked for a window and the attempt refused. */
+  private async count(key: string, windowMs: number, limit: number): Promise<void> {
+    const hit: ThrottlerStorageRecord = await this.storage.increment(key, windowMs, limit, windowMs, LOGIN_THROTTLE_COUNTERS);
+    if (hit.isBlocked) throw new LoginThrottledException(Math.max(1, hit.timeToBlockExpire));
   }
 
   private settings(): LoginThrottleModel {

@@ -1,7 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { randomBytes, type ScryptOptions, timingSafeEqual } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { ConcurrencyLimit } from './concurrency-limit';
+import { ConcurrencyLimit } from '../throttling/concurrency-limit';
 import { ScryptWorkerPool } from './scrypt-worker';
 
 /**

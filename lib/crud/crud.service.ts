@@ -65,6 +65,8 @@ export class CrudService<T extends ObjectLiteral> {
   private readonly identity: IdentityRules;
   private readonly preconditions: RecordPreconditions;
   private readonly authority: AuthorityChanges;
+  /** The validated query of a paginated `getMany()`, handed to the `findMany()` it calls so that it is not validated twice. */
+  private readonly validatedPages = new WeakMap<CrudRequest, ValidatedQuery>();
 
   constructor(runtime: SvcRuntime, entityName: string) {
     this.runtime = runtimeParts(runtime);
@@ -85,7 +87,14 @@ export class CrudService<T extends ObjectLiteral> {
    */
   async getMany(request: CrudRequest): Promise<Page<Partial<T>> | Partial<T>[]> {
     const query = this.validate(request.query, request);
-    if (query.paginated) return this.findMany(request);
+    if (query.paginated) {
+      this.validatedPages.set(request, query);
+      try {
+        return await this.findMany(request);
+      } finally {
+        this.validatedPages.delete(request);
+      }
+    }
     const { data, total, totalCapped, after } = await this.runtime.reader.list(
       query,
       this.allConditions(request, 'find'),
@@ -102,7 +111,10 @@ export class CrudService<T extends ObjectLiteral> {
 
   /** One page of records matching the query, whatever the query says about pagination: for your own code. */
   async findMany(request: CrudRequest): Promise<Page<Partial<T>>> {
-    return this.page(this.validate(request.query, request, true), request);
+    // From a paginated getMany(): the same request, already validated (alwaysPaginate changes nothing on a paginated query).
+    const validated = this.validatedPages.get(request);
+    this.validatedPages.delete(request);
+    return this.page(validated ?? this.validate(request.query, request, true), request);
   }
 
   /** `GET /<entities>/:id`, with the record's `ETag` (`If-None-Match` is answered by `@CrudOperation('get')`). */

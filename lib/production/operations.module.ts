@@ -1,17 +1,19 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
-import { ThrottlerStorageService } from '@nestjs/throttler';
 import { SvcRedis } from '../scale/redis-connection';
 import { SvcCredentialConcurrencyInterceptor } from '../throttling/credential-concurrency.interceptor';
-import { SVC_RATE_LIMIT_STORAGE, SvcRateLimitInterceptor } from '../throttling/rate-limit.interceptor';
+import { InMemoryThrottlerStorage } from '../throttling/in-memory-throttler.storage';
+import { SvcRateLimitInterceptor } from '../throttling/rate-limit.interceptor';
 import { RedisThrottlerStorage } from '../throttling/redis-throttler.storage';
+import { SVC_THROTTLER_STORAGE } from '../throttling/svc-throttler-storage';
 import { SvcShutdownState } from './shutdown-drain';
 
 /**
  * What `SvcModule` adds for running in production: the event emitter of domain events
  * (`EventEmitterModule.forRoot({ wildcard: true })`, so `@OnEvent('loan.*')` works), the
- * `api.rateLimit` interceptor (counting in Redis when `REDIS_URL` is set, else in this process), the
+ * throttler storage that the `api.rateLimit` interceptor and the login throttle count in (in Redis
+ * when `REDIS_URL` is set, else in this process), the `api.rateLimit` interceptor, the
  * `api.concurrency` interceptor (always on, counting in this process) and the shutdown state used to drain requests.
  */
 @Module({})
@@ -27,16 +29,16 @@ export class SvcOperationsModule {
         SvcShutdownState,
         SvcRedis,
         {
-          provide: SVC_RATE_LIMIT_STORAGE,
+          provide: SVC_THROTTLER_STORAGE,
           inject: [SvcRedis],
           useFactory: ({ client }: SvcRedis) =>
-            client === null ? new ThrottlerStorageService() : new RedisThrottlerStorage(client, new ThrottlerStorageService()),
+            client === null ? new InMemoryThrottlerStorage() : new RedisThrottlerStorage(client, new InMemoryThrottlerStorage()),
         },
         ...(rateLimit ? [{ provide: APP_INTERCEPTOR, useClass: SvcRateLimitInterceptor }] : []),
         // After the rate limit: a request it refuses never takes a turn.
         { provide: APP_INTERCEPTOR, useClass: SvcCredentialConcurrencyInterceptor },
       ],
-      exports: [SvcShutdownState, SvcRedis, SVC_RATE_LIMIT_STORAGE],
+      exports: [SvcShutdownState, SvcRedis, SVC_THROTTLER_STORAGE],
     };
   }
 }

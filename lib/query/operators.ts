@@ -3,8 +3,9 @@ import type { TypedScalar, TypedValue } from './typed-value';
 
 /**
  * The filter operators, each defined once. The operator type, the parser's and validator's
- * rules, value coercion, the SQL, the Swagger grammar and the docs table (docs/querying.md)
- * are all derived from OPERATORS: adding an operator means adding one entry.
+ * rules, value coercion, the SQL, the Swagger grammar, the docs table (docs/querying.md) and the
+ * typed client's operator groups (schematics/client/operator-types.ts) are all derived from
+ * OPERATORS: adding an operator means adding one entry.
  */
 
 /** How many values an operator takes: `none` ($isnull), `one`, a `list` ($in) or a `pair` ($between). */

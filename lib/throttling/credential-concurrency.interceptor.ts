@@ -2,7 +2,7 @@ import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestI
 import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { ThrottlerException } from '@nestjs/throttler';
 import { finalize, type Observable } from 'rxjs';
-import { ConcurrencyLimit } from '../auth/concurrency-limit';
+import { ConcurrencyLimit } from './concurrency-limit';
 import type { ServiceModel } from '../schema/model';
 import { SVC_MODEL } from '../svc.constants';
 import { callerKey, type LimitedRequest } from './caller-key';

@@ -1,19 +1,19 @@
 import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
 import { HttpAdapterHost, Reflector } from '@nestjs/core';
-import { ThrottlerException, type ThrottlerStorage } from '@nestjs/throttler';
+import { ThrottlerException } from '@nestjs/throttler';
 import { createHash } from 'node:crypto';
 import type { Observable } from 'rxjs';
 import type { ServiceModel } from '../schema/model';
 import { SVC_MODEL } from '../svc.constants';
 import { callerKey, type LimitedRequest } from './caller-key';
-
-/** Injection token of the counters (`ThrottlerStorageService` of `@nestjs/throttler`, in memory). */
-export const SVC_RATE_LIMIT_STORAGE = Symbol('svc:rate_limit_storage');
+import { SVC_THROTTLER_STORAGE, type SvcThrottlerStorage } from './svc-throttler-storage';
 
 /** Name of the one limit `.svcrc` declares (`@SkipThrottle()` without arguments skips it). */
 export const RATE_LIMIT_NAME = 'default';
 /** Metadata key `@SkipThrottle()` of `@nestjs/throttler` sets for the default limit. */
 export const SKIP_THROTTLE_KEY = `THROTTLER:SKIP${RATE_LIMIT_NAME}`;
+/** The rate limit's counters in the throttler storage (`rl:<key>` in Redis). */
+const RATE_LIMIT_COUNTERS = 'rl';
 
 type RateLimitedRequest = LimitedRequest;
 
@@ -26,14 +26,15 @@ type RateLimitedRequest = LimitedRequest;
  * registered per controller or by a module imported after `SvcModule`: `request.auth` is then
  * final. `/health` and routes marked `@SkipThrottle()` are not limited.
  *
- * Counters live in this process (`@nestjs/throttler`'s in-memory storage): with N instances
- * behind a load balancer a client may make up to N × limit requests per window.
+ * Counters live in the one throttler storage (`SVC_THROTTLER_STORAGE`), beside the login
+ * throttle's: in Redis when `REDIS_URL` is set, else in this process, where with N instances behind
+ * a load balancer a client may make up to N × limit requests per window.
  */
 @Injectable()
 export class SvcRateLimitInterceptor implements NestInterceptor {
   constructor(
     @Inject(SVC_MODEL) private readonly model: ServiceModel,
-    @Inject(SVC_RATE_LIMIT_STORAGE) private readonly storage: ThrottlerStorage,
+    @Inject(SVC_THROTTLER_STORAGE) private readonly storage: SvcThrottlerStorage,
     private readonly reflector: Reflector,
     private readonly adapterHost: HttpAdapterHost,
   ) {}
@@ -49,7 +50,7 @@ export class SvcRateLimitInterceptor implements NestInterceptor {
     const key = createHash('sha256')
       .update(`svc-rate-limit:${this.tracker(request)}`)
       .digest('hex');
-    const hit = await this.storage.increment(key, ttl, rateLimit.limit, ttl, RATE_LIMIT_NAME);
+    const hit = await this.storage.increment(key, ttl, rateLimit.limit, ttl, RATE_LIMIT_COUNTERS);
     setHeader('X-RateLimit-Limit', rateLimit.limit);
     setHeader('X-RateLimit-Remaining', Math.max(0, rateLimit.limit - hit.totalHits));
     setHeader('X-RateLimit-Reset', hit.timeToExpire);

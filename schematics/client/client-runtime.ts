@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { OPERATOR_TYPES_MARKER, operatorTypeAliases } from './operator-types';
 
 /** Top-level names the runtime declares; entity types must not reuse them. */
 export const CLIENT_RUNTIME_NAMES = [
@@ -33,7 +34,9 @@ export const CLIENT_RUNTIME_NAMES = [
   'createSvcClient',
 ] as const;
 
-/** The runtime's source text, as copied into every client. */
+/** The runtime's source text, as copied into every client, with the operator groups written from the operator table. */
 export function clientRuntime(): string {
-  return readFileSync(join(__dirname, 'files', 'svc-client.runtime.ts.template'), 'utf8');
+  const template = readFileSync(join(__dirname, 'files', 'svc-client.runtime.ts.template'), 'utf8');
+  if (!template.includes(OPERATOR_TYPES_MARKER)) throw new Error(`The client runtime template lacks ${OPERATOR_TYPES_MARKER}`);
+  return template.replace(OPERATOR_TYPES_MARKER, operatorTypeAliases());
 }

@@ -35,7 +35,7 @@ const VALUES = [
   'EntitlementRequiredException',
   'ErrorEnvelopeDto',
   'FieldErrorDto',
-  'InMemoryLoginThrottleStore',
+  'InMemoryThrottlerStorage',
   'InvalidTokenException',
   'IS_PUBLIC_KEY',
   'IsDecimalValue',
@@ -54,8 +54,7 @@ const VALUES = [
   'SKIP_SCOPE_KEY',
   'SqlExecutor',
   'SkipScopeCheck',
-  'SVC_LOGIN_THROTTLE_STORE',
-  'SVC_RATE_LIMIT_STORAGE',
+  'SVC_THROTTLER_STORAGE',
   'SvcApiKeyService',
   'SvcAuthGuard',
   'SvcExceptionFilter',
@@ -94,8 +93,6 @@ const TYPES = [
   'FilterOperator',
   'FilterWriteResponse',
   'LimitDetails',
-  'LoginThrottleCount',
-  'LoginThrottleStore',
   'Page',
   'QuotaUsage',
   'RawSqlCondition',
@@ -108,6 +105,7 @@ const TYPES = [
   'SvcrcV2Field',
   'SvcrcV2Relationship',
   'SvcSchemaSource',
+  'SvcThrottlerStorage',
 ];
 
 /** Names that were public before 0.2 and are internals: they must not come back by accident. */

@@ -9,7 +9,7 @@
  * authenticated GETs sampled throughout and their p99 held under 250 ms. Requests go to 127.0.0.1 only,
  * and the flood stops at a time budget so the loop is bounded.
  */
-import { InMemoryLoginThrottleStore, SVC_LOGIN_THROTTLE_STORE } from '@svc/nest';
+import { InMemoryThrottlerStorage, SVC_THROTTLER_STORAGE } from '@svc/nest';
 import type { INestApplication } from '@nestjs/common';
 import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -90,7 +90,7 @@ describe.each(DATABASE_KINDS)('an account lockout under a flood of junk logins (
 
   beforeAll(async () => {
     running = await startApp(kind, loginAppModule(LIMITS), 'express', (builder) =>
-      STRESS ? builder : builder.overrideProvider(SVC_LOGIN_THROTTLE_STORE).useValue(new InMemoryLoginThrottleStore(SMALL_STORE)),
+      STRESS ? builder : builder.overrideProvider(SVC_THROTTLER_STORAGE).useValue(new InMemoryThrottlerStorage(SMALL_STORE)),
     );
     await running.app.listen(0, '127.0.0.1');
     http = client(running.app);
@@ -148,7 +148,7 @@ describe.each(DATABASE_KINDS)('an account lockout under a flood of junk logins (
     const floodMs = performance.now() - started;
 
     const sorted = [...latencies].sort((a, b) => a - b);
-    const store = running.app.get(SVC_LOGIN_THROTTLE_STORE) as { size?: number };
+    const store = running.app.get(SVC_THROTTLER_STORAGE) as { size?: number };
     const figures = {
       junk: sent,
       floodMs: Math.round(floodMs),

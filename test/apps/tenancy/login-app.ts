@@ -6,16 +6,17 @@ import { svcSchema } from './src/autogen/svc.schema';
 import { TENANCY_JWT_SECRET } from './src/app.module';
 
 /**
- * The tenancy app with both guards global, its `auth.loginThrottle` replaced (as a `.svcrc`
+ * The tenancy app with both guards global, its `auth.loginThrottle` (and any `api` key) replaced (as a `.svcrc`
  * would set it) and `TRUST_PROXY=loopback`, so a test can speak from several client IPs
  * with `X-Forwarded-For`.
  */
-export function loginAppModule(loginThrottle: Partial<LoginThrottleModel> = {}) {
+export function loginAppModule(loginThrottle: Partial<LoginThrottleModel> = {}, api: Partial<NonNullable<SvcrcV2['api']>> = {}) {
   return (env: Record<string, string>): DynamicModule => {
     @Module({})
     class LoginAppModule {}
     const schema: SvcrcV2 = {
       ...svcSchema,
+      api: { ...svcSchema.api, ...api },
       auth: { ...svcSchema.auth, loginThrottle: { ...svcSchema.auth?.loginThrottle, ...loginThrottle } },
     };
     return {
