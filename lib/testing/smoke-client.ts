@@ -20,7 +20,8 @@ export class SmokeClient {
   private token: string | undefined;
 
   constructor(
-    private readonly baseUrl: string,
+    /** Where the app under test listens: `http://127.0.0.1:<port>`. */
+    readonly baseUrl: string,
     private readonly headers: Readonly<Record<string, string>> = {},
     private readonly sign?: SmokeTokenSigner,
   ) {
