@@ -2,8 +2,8 @@
  * The generated end-to-end smoke tests, under `<autogen>/e2e/`: one `<route>.e2e-spec.ts` per
  * resource with routes (list, create, get, update and delete over HTTP), `smoke-app.ts` (a few lines
  * handing the app's schema and modules to `smokeApp()` of `@svc/nest/testing`, which starts the app on
- * an in-memory PGlite database and signs tokens with the app's own token service), and `smoke.e2e-spec.ts`, which runs them all in one process: the app
- * starts once. They run on Node's own test runner (`node --test`), so the app needs no test
+ * an in-memory PGlite database and signs tokens with the app's own token service), and
+ * `smoke.e2e-spec.ts`, which runs them all in one process: the app starts once. They run on Node's own test runner (`node --test`), so the app needs no test
  * framework and no transform of the ECMAScript-only Nest packages.
  */
 import type { EntityModel, ServiceModel } from '../../../lib/schema/model';
