@@ -8,7 +8,7 @@
  *   events events/    domain events of writes
  *   auth   auth/      identity lookups, tokens, guards
  *   crud   crud/      CrudService and SvcRuntime
- *   top    svc.module.ts, svc.providers.ts, configure-app.ts, index.ts
+ *   top    svc.module.ts, svc.providers.ts, configure-app.ts, index.ts, testing/ (the `@svc/nest/testing` entry)
  * The other folders (decorators/, filters/, http/, production/, health/, throttling/, swagger/, validation/, idempotency/, preconditions/,
  * pipes/) are Nest plumbing: the layers up to events must not import them. Folders must not import each other in a
  * circle either (auth/ <-> production/, say): the spec checks that on the module graph this tool reports.
@@ -19,7 +19,7 @@
  */
 const BASE = '^lib/(schema|query|interfaces|exceptions|logging|database)/|^lib/(svc[.]constants|svc[.]module-definition|node-env)[.]ts$';
 const PLUMBING = '^lib/(decorators|filters|http|production|health|throttling|swagger|validation|pipes|idempotency|preconditions)/';
-const TOP = '^lib/(svc[.]module|svc[.]providers|configure-app|index)[.]ts$';
+const TOP = '^lib/(svc[.]module|svc[.]providers|configure-app|index)[.]ts$|^lib/testing/';
 
 /** A rule forbidding imports from `from` into any of `to`. */
 function forbid(name, comment, from, to) {

@@ -55,7 +55,7 @@ module.exports = {
     ],
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
-  moduleNameMapper: { '^@svc/nest$': '<rootDir>/lib/index.ts' },
+  moduleNameMapper: { '^@svc/nest$': '<rootDir>/lib/index.ts', '^@svc/nest/testing$': '<rootDir>/lib/testing/index.ts' },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   // Tests and hooks (app start-ups above all) must hold on a loaded 2-core CI machine: at load 13-16 app starts
   // took over 60 s (issue #26). A hang still fails, after 3 minutes.

@@ -2,7 +2,9 @@
  * The public API of `@svc/nest`: every name is exported one by one, and each is a promise kept
  * across versions. What generated code, `src/extensions/` and an application's own modules need,
  * and nothing else: the normalized model, the SQL layer and the helpers behind the runtime stay
- * internal. `test/package/public-api.spec.ts` lists these names, so a change shows in review.
+ * internal. What only tests need (the smoke-test harness, the runtime's parts as override tokens) is in
+ * `@svc/nest/testing` (`lib/testing/index.ts`). `test/package/public-api.spec.ts` lists these names, so a
+ * change shows in review, and keeps them at most 70: a name that joins makes room first.
  */
 
 // Module and application setup
@@ -28,12 +30,6 @@ export type { SvcFastifyOptions } from './http/fastify-options';
 
 /** A version 2 `.svcrc`, as written: the type of `svcSchema` in `src/autogen/svc.schema.ts`. */
 export type { SvcrcV2 } from './schema/svcrc-v2.types';
-/** One entry of `entities` in a `.svcrc`. */
-export type { SvcrcV2Entity } from './schema/svcrc-v2.types';
-/** One entry of an entity's `fields` in a `.svcrc`. */
-export type { SvcrcV2Field } from './schema/svcrc-v2.types';
-/** One entry of `relationships` in a `.svcrc`. */
-export type { SvcrcV2Relationship } from './schema/svcrc-v2.types';
 /** A generated route, as named in `.svcrc` `routes` and in `@CrudRoutes()`: `find`, `get`, `create`, `createMany`, `update`, `replace`, `delete`, `recover`. */
 export type { CrudRouteKey } from './schema/crud-routes';
 
@@ -48,7 +44,7 @@ export type { CreateCrudRequestOptions } from './crud/create-crud-request';
 /** What a generated handler passes to its service: the parsed query and the caller. */
 export type { CrudRequest } from './interfaces/crud-request.interface';
 /** `If-Match` and `If-None-Match` of a request by id, as `CrudRequest.preconditions` carries them. */
-export type { EntityTag, EntityTagCondition, RequestPreconditions } from './interfaces/preconditions.interface';
+export type { RequestPreconditions } from './interfaces/preconditions.interface';
 /** A page of a list: `data`, `count`, `total`, `page`, `pageCount`. */
 export type { Page } from './interfaces/page.interface';
 /** The authenticated caller: `userId`, `organizationId`, `roles` and the token's other claims. */
@@ -79,12 +75,8 @@ export { SkipScopeCheck } from './decorators/skip-scope-check.decorator';
 export { ParseIntIdPipe } from './pipes/parse-int-id.pipe';
 /** Parses a UUID `:id` (400 in the error envelope when it is not one). */
 export { ParseUuidIdPipe } from './pipes/parse-uuid-id.pipe';
-/** Metadata key of `@CrudOperation()`, for guards of your own. */
-export { CRUD_OPERATION_KEY } from './svc.constants';
 /** Metadata key of `@Public()`, for guards of your own. */
 export { IS_PUBLIC_KEY } from './svc.constants';
-/** Metadata key of `@SkipScopeCheck()`, for guards of your own. */
-export { SKIP_SCOPE_KEY } from './svc.constants';
 
 // Authentication and tenant scope
 
@@ -134,12 +126,6 @@ export { SvcValidationPipe } from './validation/svc-validation.pipe';
 export { IsDecimalValue } from './validation/is-decimal-value.decorator';
 /** Options of `@IsDecimalValue()`. */
 export type { DecimalOptions } from './validation/is-decimal-value.decorator';
-/** 403: the row or the body is outside the caller's tenant scope. */
-export { ScopeViolationException } from './exceptions/scope.exceptions';
-/** 401: the token is invalid or expired. */
-export { InvalidTokenException } from './exceptions/scope.exceptions';
-/** 401: the request carries no credential. */
-export { MissingCredentialsException } from './exceptions/scope.exceptions';
 /** 403: a plan limit of the service is reached. */
 export { ServiceLimitReachedException } from './exceptions/platform.exceptions';
 /** 403: the team has as many members as its plan allows. */
@@ -150,12 +136,6 @@ export { EntitlementRequiredException } from './exceptions/platform.exceptions';
 export { WorkspaceNotFoundException } from './exceptions/platform.exceptions';
 /** 429: a usage quota is exhausted. */
 export { QuotaExceededException } from './exceptions/platform.exceptions';
-/** Details of a `ServiceLimitReachedException` or `TeamMemberLimitReachedException`. */
-export type { LimitDetails } from './exceptions/platform.exceptions';
-/** Details of an `EntitlementRequiredException`. */
-export type { EntitlementDetails } from './exceptions/platform.exceptions';
-/** Details of a `QuotaExceededException`. */
-export type { QuotaUsage } from './exceptions/platform.exceptions';
 /** Documents the error answers of a route in `/_docs`. */
 export { ApiErrorResponses } from './swagger/api-crud.decorators';
 /** Documents the list query parameters (`filter`, `or`, `s`, `sort`, `join`, `fields`, `limit`, `page`...) in `/_docs`. */
@@ -164,8 +144,6 @@ export { ApiListQuery } from './swagger/api-crud.decorators';
 export { ApiSelectionQuery } from './swagger/api-crud.decorators';
 /** Documents a paginated list answer in `/_docs`. */
 export { ApiPaginatedResponse } from './swagger/api-crud.decorators';
-/** Documents a bulk-create body in `/_docs`. */
-export { ApiBulkBody } from './swagger/api-crud.decorators';
 /** Documents `onConflict` of `POST /<entities>/bulk` (upsert by a unique field). */
 export { ApiUpsertQuery } from './swagger/api-crud.decorators';
 /** Documents the query of `PATCH` and `DELETE /<entities>?filter=...`. */
@@ -174,10 +152,6 @@ export { ApiFilterWriteQuery } from './swagger/api-crud.decorators';
 export { ApiFilterWriteResponse } from './swagger/api-crud.decorators';
 /** The answer of `PATCH` and `DELETE /<entities>?filter=...`. */
 export type { FilterWriteResponse } from './crud/bulk-write-checks';
-/** The error envelope, as an OpenAPI schema. */
-export { ErrorEnvelopeDto } from './swagger/error-envelope.dto';
-/** One validation error entry, as an OpenAPI schema. */
-export { FieldErrorDto } from './swagger/error-envelope.dto';
 
 // Domain events
 
@@ -187,19 +161,3 @@ export type { DomainEvent } from './events/domain-event';
 export type { DomainEventAction } from './events/domain-event';
 /** The event name of an entity's action (`loanItem.created`), for `@OnEvent()`. */
 export { domainEventName } from './events/domain-event';
-
-// Parts of the runtime, as Nest providers: `Test.createTestingModule(...).overrideProvider(<part>)` replaces one
-// (`docs/engineering/architecture.md`). Their methods are not a stable API: replace a part in tests, extend services instead.
-
-/** Runs every SQL statement of the runtime (prepared statements, read replicas, transactions). */
-export { SqlExecutor } from './sql/sql-executor';
-/** The entity plans (tables, columns, relations) the runtime builds its SQL from. */
-export { EntityPlans } from './sql/entity-plan';
-/** Runs the list and get-by-id reads. */
-export { ReadExecutor } from './sql/read.executor';
-/** Runs the inserts, updates, deletes and recovers. */
-export { WriteExecutor } from './sql/write.executor';
-/** Checks and applies the tenant scope of every statement. */
-export { ScopeEnforcer } from './scope/scope-enforcer';
-/** Publishes the domain events of committed writes through `@nestjs/event-emitter`. */
-export { DomainEventPublisher } from './events/domain-event-publisher';

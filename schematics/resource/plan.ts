@@ -113,7 +113,7 @@ export function buildPlan(model: ServiceModel, options: PlanOptions): Generation
       add(posix.join(smokeDir, `${smokeSpecName(entity)}.ts`), emitSmokeSpec(model, entity, options));
     }
   }
-  add(posix.join(smokeDir, 'smoke-app.ts'), emitSmokeApp(model, { ...options, platform: options.platform ?? 'express' }));
+  add(posix.join(smokeDir, 'smoke-app.ts'), emitSmokeApp({ ...options, platform: options.platform ?? 'express' }));
   add(posix.join(smokeDir, 'smoke.e2e-spec.ts'), emitSmokeIndex(model, options));
   scaffolds.push({ path: posix.join(extensionsDir, SMOKE_SETUP_FILE), content: emitSmokeSetupScaffold() });
   add(under('guards', 'guards.module.ts'), emitGuardsModule(model));

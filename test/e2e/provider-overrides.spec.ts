@@ -3,11 +3,8 @@
  * and the CRUD routes then run through the replacement.
  */
 import type { DomainEventAction } from '@svc/nest';
-import { DomainEventPublisher } from '../../lib/events/domain-event-publisher';
+import { DomainEventPublisher, EntityPlans, ReadExecutor, SqlExecutor } from '@svc/nest/testing';
 import type { EntityModel } from '../../lib/schema/model';
-import { ReadExecutor } from '../../lib/sql/read.executor';
-import { EntityPlans } from '../../lib/sql/entity-plan';
-import { SqlExecutor } from '../../lib/sql/sql-executor';
 import type { WriteChange } from '../../lib/sql/write.executor';
 import { opsAppModule } from '../apps/ops/src/app.module';
 import { DATABASE_KINDS } from '../support/databases';

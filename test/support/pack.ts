@@ -15,6 +15,7 @@ function run(command: string, args: string[], cwd: string): string {
 const PACKED_FILES = [
   'package/dist/bin/svc.js',
   'package/dist/lib/index.js',
+  'package/dist/lib/testing/index.js',
   'package/dist/schematics/nest-add/nest-add.factory.js',
   'package/dist/schematics/resource/resource.factory.js',
   'package/collection.json',

@@ -1,7 +1,7 @@
 import { parseSvcrc } from '../../../lib/schema/parse-svcrc';
 import type { ServiceModel } from '../../../lib/schema/model';
 import { findEntity } from './emit-context';
-import { emitSmokeSpec } from './smoke.emitter';
+import { emitSmokeApp, emitSmokeSpec } from './smoke.emitter';
 
 function model(svcrc: object): ServiceModel {
   const result = parseSvcrc(JSON.stringify({ version: 2, language: 'typescript', rootFolder: 'src', ...svcrc }));
@@ -112,5 +112,30 @@ describe('emitSmokeSpec', () => {
     expect(spec).toContain(
       "t.diagnostic('skipped PATCH /invoices/:id: Invoice has no text, integer, boolean or enum field the smoke test may change');",
     );
+  });
+});
+
+describe('emitSmokeApp', () => {
+  it('hands the schema, the generated module and the smoke headers to smokeApp() of @svc/nest/testing, in a few lines', () => {
+    expect(emitSmokeApp({ importExtension: '', platform: 'express' })).toBe(
+      [
+        "import { smokeApp } from '@svc/nest/testing';",
+        "import { smokeHeaders } from '../../extensions/smoke-setup';",
+        "import { AutogenModule } from '../autogen.module';",
+        "import { svcSchema } from '../svc.schema';",
+        '',
+        '/** The app under test, on an in-memory PGlite database, and clients whose tokens it signs itself. */',
+        'export const { smokeClient, stopSmokeApp } = smokeApp({ schema: svcSchema, imports: [AutogenModule], headers: smokeHeaders });',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it("starts a Fastify app on the adapter its main.ts creates, with the project's import extension", () => {
+    const app = emitSmokeApp({ importExtension: '.js', platform: 'fastify' });
+    expect(app).toContain("import { FastifyAdapter } from '@nestjs/platform-fastify';\nimport { svcFastifyOptions } from '@svc/nest';\n");
+    expect(app).toContain("import { svcSchema } from '../svc.schema.js';");
+    expect(app).toContain('  httpAdapter: () => new FastifyAdapter(svcFastifyOptions()),\n});\n');
+    expect(app.split('\n').length).toBeLessThan(20);
   });
 });

@@ -1,9 +1,9 @@
 /**
  * The generated end-to-end smoke tests, under `<autogen>/e2e/`: one `<route>.e2e-spec.ts` per
- * resource with routes (list, create, get, update and delete over HTTP), `smoke-app.ts` (the app on
- * an in-memory PGlite database, a fetch client, and on apps with `auth` a token signed with the
- * test's own secret), and `smoke.e2e-spec.ts`, which runs them all in one process: the app
- * starts once. They run on Node's own test runner (`node --test`), so the app needs no test
+ * resource with routes (list, create, get, update and delete over HTTP), `smoke-app.ts` (a few lines
+ * handing the app's schema and modules to `smokeApp()` of `@svc/nest/testing`, which starts the app on
+ * an in-memory PGlite database and signs tokens with the app's own token service), and
+ * `smoke.e2e-spec.ts`, which runs them all in one process: the app starts once. They run on Node's own test runner (`node --test`), so the app needs no test
  * framework and no transform of the ECMAScript-only Nest packages.
  */
 import type { EntityModel, ServiceModel } from '../../../lib/schema/model';
@@ -53,187 +53,39 @@ export function emitSmokeIndex(model: ServiceModel, options: EmitOptions): strin
   ].join('\n');
 }
 
-const PLATFORM_IMPORTS: Readonly<Record<SmokePlatform, string[]>> = {
-  express: [],
-  fastify: ["import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';"],
-};
-
-const CREATE_APP: Readonly<Record<SmokePlatform, string>> = {
-  express: "await NestFactory.create(SmokeAppModule, { logger: ['error', 'warn'] })",
-  fastify:
-    "await NestFactory.create<NestFastifyApplication>(SmokeAppModule, new FastifyAdapter(svcFastifyOptions()), {\n    logger: ['error', 'warn'],\n  })",
-};
+/** What the smoke app of a Fastify app adds: the adapter its `main.ts` creates. */
+const FASTIFY_IMPORTS = [
+  "import { FastifyAdapter } from '@nestjs/platform-fastify';",
+  "import { svcFastifyOptions } from '@svc/nest';",
+];
 
 /**
- * Without \`auth.globalGuards\`, the app authenticates only where the team put the guards; the
- * smoke app puts them on every route, so that its token reaches the scoped and identity rules.
+ * `smoke-app.ts`: the harness of `@svc/nest/testing` given the app's schema, modules and smoke
+ * headers. It decides at run time what depends on `auth` (tokens, global guards, roles).
  */
-function needsGlobalGuards(model: ServiceModel): boolean {
-  return model.auth !== null && !model.auth.globalGuards;
-}
-
-function moduleDecl(model: ServiceModel): string {
-  const imports = ['SvcModule.forRoot({ schema: svcSchema, env: { ...process.env, ...SMOKE_ENV } })', 'AutogenModule'];
-  if (needsGlobalGuards(model)) imports.push('SvcGuardsModule.forRoot({ global: true })');
-  return print(['@Module(', objectDoc([['imports', arrayDoc(imports)]], true), ')']);
-}
-
-export function emitSmokeApp(model: ServiceModel, options: SmokeOptions): string {
-  const auth = model.auth !== null;
-  const guards = needsGlobalGuards(model);
-  const svcImports = [
-    'configureSvcApp',
-    'SvcModule',
-    ...(guards ? ['SvcGuardsModule'] : []),
-    ...(options.platform === 'fastify' ? ['svcFastifyOptions'] : []),
-  ].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+export function emitSmokeApp(options: SmokeOptions): string {
   const ext = options.importExtension;
-  return `import assert from 'node:assert/strict';
-${auth ? "import { createHmac } from 'node:crypto';\n" : ''}import { type INestApplication, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-${PLATFORM_IMPORTS[options.platform].map((line) => `${line}\n`).join('')}import { ${svcImports.join(', ')} } from '@svc/nest';
-import { smokeHeaders } from '../../extensions/smoke-setup${ext}';
-import { AutogenModule } from '../autogen.module${ext}';
-import { svcSchema } from '../svc.schema${ext}';
-
-/** Signs the smoke tests' tokens; the app under test trusts it, and no other app does. */
-const SMOKE_JWT_SECRET = 'smoke-tests-only-secret-0123456789abcdef0123456789abcdef';
-${auth ? `\n/** Roles of every token: the first of \`auth.adminRoles\`, which creating identities needs. */\nconst SMOKE_ROLES: string[] = ${JSON.stringify(model.auth?.adminRoles.slice(0, 1) ?? []).replace(/"/g, "'")};\n` : ''}
-/** The app under test: an in-memory PGlite database whose tables follow the entities. */
-const SMOKE_ENV: Record<string, string> = {
-  NODE_ENV: 'test',
-  DATABASE_TYPE: 'pglite',
-  PGLITE_DATA_DIR: 'memory',
-  DATABASE_SYNC: 'true',
-  JWT_SECRET: SMOKE_JWT_SECRET,
-};
-
-${moduleDecl(model)}
-class SmokeAppModule {}
-
-export type Row = Record<string, unknown>;
-
-export interface SmokeResponse {
-  readonly status: number;
-  readonly body: unknown;
-}
-
-/** Unique values across the whole run, so that unique columns never collide. */
-let sequence = 0;
-
-/** A client of the app under test that checks each answer${auth ? ' and sends a token' : ''}. */
-export class SmokeClient {${auth ? '\n  private token = signToken({});\n' : ''}
-  constructor(private readonly baseUrl: string) {}
-${
-  auth
-    ? `
-  /** From now on, sends a token with these claims (over its \`sub\`, \`exp\` and \`roles\`). */
-  authorize(claims: Record<string, unknown>): void {
-    this.token = signToken(claims);
-  }
-`
-    : ''
-}
-  text(label: string): string {
-    return \`smoke \${label} \${++sequence}\`;
-  }
-
-  integer(): number {
-    return ++sequence;
-  }
-
-  email(): string {
-    return \`smoke-\${++sequence}@example.com\`;
-  }
-
-  async request(method: string, path: string, body?: unknown): Promise<SmokeResponse> {
-    const headers: Record<string, string> = { accept: 'application/json', ...smokeHeaders };
-    if (body !== undefined) headers['content-type'] = 'application/json';${auth ? '\n    headers.authorization = `Bearer ${this.token}`;' : ''}
-    const response = await fetch(\`\${this.baseUrl}\${path}\`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
-  }
-
-  async create(path: string, body: Row): Promise<Row> {
-    return asRow(expectStatus(await this.request('POST', path, body), [201], \`POST \${path}\`));
-  }
-
-  async expectListed(path: string, id: unknown): Promise<void> {
-    const answer = expectStatus(await this.request('GET', \`\${path}?filter=id||$eq||\${String(id)}\`), [200], \`GET \${path}\`);
-    const rows = Array.isArray(answer) ? answer : asRow(answer).data;
-    assert.ok(Array.isArray(rows), \`GET \${path}: no list in \${JSON.stringify(answer)}\`);
-    assert.deepEqual(
-      rows.map((row) => asRow(row).id),
-      [id],
-    );
-  }
-
-  async get(path: string, id: unknown): Promise<Row> {
-    return asRow(expectStatus(await this.request('GET', \`\${path}/\${String(id)}\`), [200], \`GET \${path}/:id\`));
-  }
-
-  async update(path: string, id: unknown, body: Row): Promise<Row> {
-    return asRow(expectStatus(await this.request('PATCH', \`\${path}/\${String(id)}\`, body), [200], \`PATCH \${path}/:id\`));
-  }
-
-  async remove(path: string, id: unknown): Promise<void> {
-    expectStatus(await this.request('DELETE', \`\${path}/\${String(id)}\`), [200, 204], \`DELETE \${path}/:id\`);
-  }
-
-  async expectGone(path: string, id: unknown): Promise<void> {
-    expectStatus(await this.request('GET', \`\${path}/\${String(id)}\`), [404], \`GET \${path}/:id after DELETE\`);
-  }
-}
-
-function expectStatus(response: SmokeResponse, expected: number[], what: string): unknown {
-  assert.ok(expected.includes(response.status), \`\${what} answered \${response.status}: \${JSON.stringify(response.body)}\`);
-  return response.body;
-}
-
-function asRow(value: unknown): Row {
-  assert.ok(typeof value === 'object' && value !== null && !Array.isArray(value), \`expected an object, got \${JSON.stringify(value)}\`);
-  return value as Row;
-}
-${
-  auth
-    ? `
-/** An HS256 access token, as the app's own login issues them. */
-function signToken(claims: Record<string, unknown>): string {
-  const encode = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const payload = { sub: 'smoke-test', exp: Math.floor(Date.now() / 1000) + 3600, roles: SMOKE_ROLES, ...claims };
-  const unsigned = \`\${encode({ alg: 'HS256', typ: 'JWT' })}.\${encode(payload)}\`;
-  return \`\${unsigned}.\${createHmac('sha256', SMOKE_JWT_SECRET).update(unsigned).digest('base64url')}\`;
-}
-`
-    : ''
-}
-let running: Promise<INestApplication> | undefined;
-
-async function startApp(): Promise<INestApplication> {
-  const app = ${CREATE_APP[options.platform]};
-  configureSvcApp(app);
-  await app.listen(0, '127.0.0.1');
-  return app;
-}
-
-/** A client of the app, started on first use and shared by every smoke test of the run. */
-export async function smokeClient(): Promise<SmokeClient> {
-  running ??= startApp();
-  const app = await running;
-  return new SmokeClient(await app.getUrl());
-}
-
-/** Stops the app (and its database); safe to call more than once. */
-export async function stopSmokeApp(): Promise<void> {
-  const app = running;
-  running = undefined;
-  if (app !== undefined) await (await app).close();
-}
-`;
+  const settings: [string, Doc][] = [
+    ['schema', 'svcSchema'],
+    ['imports', arrayDoc(['AutogenModule'])],
+    ['headers', 'smokeHeaders'],
+  ];
+  if (options.platform === 'fastify') settings.push(['httpAdapter', '() => new FastifyAdapter(svcFastifyOptions())']);
+  const imports = [
+    ...(options.platform === 'fastify' ? FASTIFY_IMPORTS : []),
+    "import { smokeApp } from '@svc/nest/testing';",
+    `import { smokeHeaders } from '../../extensions/smoke-setup${ext}';`,
+    `import { AutogenModule } from '../autogen.module${ext}';`,
+    `import { svcSchema } from '../svc.schema${ext}';`,
+  ];
+  const declaration = print([
+    '/** The app under test, on an in-memory PGlite database, and clients whose tokens it signs itself. */',
+    hardline,
+    'export const { smokeClient, stopSmokeApp } = ',
+    call('smokeApp', [objectDoc(settings)]),
+    ';',
+  ]);
+  return `${imports.join('\n')}\n\n${declaration}\n`;
 }
 
 type Entries = ReadonlyArray<readonly [string, string]>;
