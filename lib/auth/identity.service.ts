@@ -169,9 +169,12 @@ export class SvcIdentityService {
     await this.executor.records(revokeSession(this.sqlContext(), plan, id, revoked?.name));
   }
 
-  /** Revokes every refresh token and session of a user, except the session `keep`. */
-  async revokeUserSessions(userId: string, keep: string | null = null): Promise<void> {
-    await revokeUserSessions({ auth: this.auth, plans: this.plans, executor: this.executor, refreshTokens: this.refreshTokens }, userId, keep);
+  /**
+   * Revokes every refresh token and session of a user, except the session `keep`; on `executor` when given,
+   * so that a write and the revocation it causes commit together.
+   */
+  async revokeUserSessions(userId: string, keep: string | null = null, executor: SqlExecutor = this.executor): Promise<void> {
+    await revokeUserSessions({ auth: this.auth, plans: this.plans, executor: this.executor, refreshTokens: this.refreshTokens }, userId, keep, executor);
   }
 
   private async user(plan: EntityPlan, where: (alias: string, sql: SqlContext) => string): Promise<UserRecord | null> {

@@ -51,9 +51,9 @@ export class SvcRefreshTokenStore {
     await this.executor.records(revokeRefreshTokens(this.table(), { sessionId }));
   }
 
-  /** Revokes every live token of a user, except those of the session `keep`. */
-  async revokeUser(userId: string, keep: string | null): Promise<void> {
-    await this.executor.records(revokeRefreshTokens(this.table(), { userId, keepSession: keep }));
+  /** Revokes every live token of a user, except those of the session `keep`; on `executor` when given (a transaction's). */
+  async revokeUser(userId: string, keep: string | null, executor: SqlExecutor = this.executor): Promise<void> {
+    await executor.records(revokeRefreshTokens(this.table(), { userId, keepSession: keep }));
   }
 
   /** Resolved on use: the entity is registered only when `auth.userEntity` is set. */

@@ -17,12 +17,18 @@ export interface UserSessions {
 /**
  * Revokes every refresh token of a user and every row of `auth.sessionEntity` they own, except the
  * session `keep` (the caller's own, on a password change). Access tokens of a revoked session are
- * refused from then on; access tokens without a session live out their (short) lifetime.
+ * refused from then on; access tokens without a session live out their (short) lifetime. With
+ * `executor` (a transaction's), the revocation commits or rolls back with the write that caused it.
  */
-export async function revokeUserSessions(sessions: UserSessions, userId: string, keep: string | null = null): Promise<void> {
+export async function revokeUserSessions(
+  sessions: UserSessions,
+  userId: string,
+  keep: string | null = null,
+  executor: SqlExecutor = sessions.executor,
+): Promise<void> {
   const auth = sessions.auth;
   if (!auth?.userEntity) return;
-  await sessions.refreshTokens.revokeUser(userId, keep);
+  await sessions.refreshTokens.revokeUser(userId, keep, executor);
 
   if (!auth.sessionEntity) return;
   const plan = sessions.plans.get(auth.sessionEntity);
@@ -32,8 +38,8 @@ export async function revokeUserSessions(sessions: UserSessions, userId: string,
   const user = typedScopeValue(ownerColumn, userId);
   if (user === null) return;
   const revoked = plan.model.columns.find((column) => column.name === 'revokedAt' || column.name === 'revoked_at');
-  const sql = new SqlContext(sessions.plans, (name) => sessions.executor.escape(name));
-  await sessions.executor.records(
+  const sql = new SqlContext(sessions.plans, (name) => executor.escape(name));
+  await executor.records(
     revokeSessionsOfUser(sql, plan, { ownerField: owner.foreignKey, user, keep, revokedField: revoked?.name }),
   );
 }

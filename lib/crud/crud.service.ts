@@ -21,6 +21,7 @@ import { NEXT_CURSOR_HEADER } from '../query/next-cursor-header';
 import { continueAfterCursor, cursorBinding, nextCursor } from './list-cursor';
 import { contextValue } from '../scope/scope-rules';
 import { RecordPreconditions } from './record-preconditions';
+import type { SqlExecutor } from '../sql/sql-executor';
 import { AuthorityChanges } from './authority-changes';
 import type { FilterChange, FilterMatch } from '../sql/filter-write.statement';
 import type { SqlContext } from '../sql/sql-context';
@@ -183,17 +184,21 @@ export class CrudService<T extends ObjectLiteral> {
     if (this.identity.kindOf(this.entity) === 'organization') {
       // Its members' tokens name it: read who they are before the delete takes their memberships with it.
       const members = await this.runtime.identity.usersOfOrganization(String(id));
-      if (!(await writer.delete(this.plan, id, conditions))) throw await this.missing(id, request, 'delete');
-      await this.revokeSessions(members);
+      const deleted = await writer.deleteTracked(this.plan, id, conditions, (changes, executor) =>
+        this.revokeSessions(changes.length > 0 ? members : [], executor),
+      );
+      if (!deleted) throw await this.missing(id, request, 'delete');
       return;
     }
     if (!this.authority.tracks(this.entity)) {
       if (!(await writer.delete(this.plan, id, conditions))) throw await this.missing(id, request, 'delete');
       return;
     }
-    const change = await writer.deleteTracked(this.plan, id, conditions);
+    // The sessions it ends are revoked in the delete's own transaction: both happen, or neither.
+    const change = await writer.deleteTracked(this.plan, id, conditions, (changes, executor) =>
+      this.revokeSessions(this.authority.afterDelete(this.entity, changes[0] ?? null), executor),
+    );
     if (!change) throw await this.missing(id, request, 'delete');
-    await this.revokeSessions(this.authority.afterDelete(this.entity, change));
   }
 
   /** `PATCH /<entities>/:id/recover`: restores a soft-deleted record (`If-Match`: the version of the deleted row). */
@@ -310,11 +315,13 @@ export class CrudService<T extends ObjectLiteral> {
     const writer = this.runtime.writerFor(request);
     let record: Record<string, unknown> | null;
     if (this.authority.tracks(this.entity)) {
-      const change = await writer.updateTracked(this.plan, id, values, conditions, mode);
+      // Whoever held the old roles, organization, password or e-mail is logged out, in the write's own
+      // transaction: the change and the revocation commit together, or neither does.
+      const change = await writer.updateTracked(this.plan, id, values, conditions, mode, (changes, executor) =>
+        this.revokeSessions(this.authority.afterUpdate(this.entity, changes[0] ?? null, values), executor),
+      );
       record = change?.record ?? null;
       if (record) await this.runtime.memberships.joined(this.entity, [record]);
-      // Whoever held the old roles, organization, password or e-mail is logged out.
-      await this.revokeSessions(this.authority.afterUpdate(this.entity, change, values));
     } else {
       record = await writer.update(this.plan, id, values, conditions, mode);
     }
@@ -332,8 +339,8 @@ export class CrudService<T extends ObjectLiteral> {
     await this.runtime.memberships.joined(this.entity, rows);
   }
 
-  private async revokeSessions(userIds: readonly string[]): Promise<void> {
-    for (const userId of userIds) await this.runtime.identity.revokeUserSessions(userId);
+  private async revokeSessions(userIds: readonly string[], executor: SqlExecutor): Promise<void> {
+    for (const userId of userIds) await this.runtime.identity.revokeUserSessions(userId, null, executor);
   }
 
   /** Columns a replace keeps when the body omits them: password hashes and identity authority fields. */

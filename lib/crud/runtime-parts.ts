@@ -35,7 +35,7 @@ export class RuntimeParts {
     readonly scope: ScopeEnforcer,
     /** Users, memberships and sessions of `auth`. */
     readonly identity: SvcIdentityService,
-    executor: SqlExecutor,
+    private readonly executor: SqlExecutor,
     /** Signs and checks the `nextCursor` of lists (`SVC_CURSOR_SECRET`, see `resolveCursorKey()`). */
     readonly cursors: CursorCodec,
     eventOutbox?: SvcEventOutbox,
@@ -48,7 +48,7 @@ export class RuntimeParts {
 
   /** `writer` for one request's writes: each publishes its domain events once committed. */
   writerFor(request: Pick<CrudRequest, 'auth'>): PublishingWriter {
-    return new PublishingWriter(this.writer, this.events, request.auth, this.outbox);
+    return new PublishingWriter(this.writer, this.events, request.auth, this.outbox, { executor: this.executor, plans: this.plans });
   }
 
   /** The upsert and by-filter writes for one request, each publishing its domain events once committed. */

@@ -1,12 +1,25 @@
-import type { EntityPlan } from '../sql/entity-plan';
+import type { EntityPlan, EntityPlans } from '../sql/entity-plan';
 import type { RootCondition } from '../sql/conditions';
-import type { Replace, WriteChange, WriteExecutor } from '../sql/write.executor';
+import type { SqlExecutor } from '../sql/sql-executor';
+import { type Replace, type WriteChange, WriteExecutor } from '../sql/write.executor';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { DomainEventAction } from './domain-event';
 import type { DomainEventPublisher } from './domain-event-publisher';
 import type { OutboxTransactions } from './outbox/outbox-transactions';
 
 type Row = Record<string, unknown>;
+
+/**
+ * Work that must commit with a tracked write, or not at all (revoking the sessions an authority change ends):
+ * it runs in the write's transaction, on that transaction's executor, before any event is emitted.
+ */
+export type WithinWrite = (changes: readonly WriteChange[], executor: SqlExecutor) => Promise<void>;
+
+/** Where a write opens the transaction it shares with `WithinWrite` work, when the outbox does not open one. */
+export interface WriteTransactions {
+  readonly executor: SqlExecutor;
+  readonly plans: EntityPlans;
+}
 
 /**
  * The writes of `WriteExecutor`, each followed by its domain events once committed. For entities
@@ -20,6 +33,7 @@ export class PublishingWriter {
     private readonly publisher: DomainEventPublisher,
     private readonly auth: AuthContext | null,
     private readonly outbox: OutboxTransactions | null = null,
+    private readonly transactions: WriteTransactions | null = null,
   ) {}
 
   /** One statement for all rows; one `<entity>.created` per row, in order. */
@@ -52,9 +66,13 @@ export class PublishingWriter {
     values: Row,
     conditions: readonly RootCondition[],
     replace: Replace,
+    within?: WithinWrite,
   ): Promise<WriteChange | null> {
-    const [change] = await this.write(plan, 'updated', async (writer) =>
-      single(await writer.updateTracked(plan, id, values, conditions, replace)),
+    const [change] = await this.write(
+      plan,
+      'updated',
+      async (writer) => single(await writer.updateTracked(plan, id, values, conditions, replace)),
+      within,
     );
     return change ?? null;
   }
@@ -66,8 +84,13 @@ export class PublishingWriter {
   }
 
   /** `delete()` that answers the removed row, whether or not the entity publishes events. */
-  async deleteTracked(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<WriteChange | null> {
-    const [change] = await this.write(plan, 'deleted', async (writer) => single(await writer.deleteTracked(plan, id, conditions)));
+  async deleteTracked(
+    plan: EntityPlan,
+    id: string | number,
+    conditions: readonly RootCondition[],
+    within?: WithinWrite,
+  ): Promise<WriteChange | null> {
+    const [change] = await this.write(plan, 'deleted', async (writer) => single(await writer.deleteTracked(plan, id, conditions)), within);
     return change ?? null;
   }
 
@@ -78,23 +101,39 @@ export class PublishingWriter {
     return change?.record ?? null;
   }
 
-  /** Runs `write` (in the outbox's transaction when it is on for the entity), then emits its events in process. */
+  /**
+   * Runs `write` (in the outbox's transaction when it is on for the entity; in a transaction of its own when
+   * `within` work must share it), then emits its events in process.
+   */
   private async write(
     plan: EntityPlan,
     action: DomainEventAction,
     write: (writer: WriteExecutor) => Promise<WriteChange[]>,
+    within?: WithinWrite,
   ): Promise<WriteChange[]> {
     if (this.outbox?.enabled(plan.model)) {
-      const { changes, events } = await this.outbox.run(async (writer) => {
+      const { changes, events } = await this.outbox.run(async (writer, executor) => {
         const changes = await write(writer);
+        if (within) await within(changes, executor);
         return { changes, events: this.publisher.events(plan.model, action, changes, this.auth) };
       });
       this.publisher.emitAll(events);
       return changes;
     }
-    const changes = await write(this.writer);
+    const changes = within ? await this.writeWithin(write, within) : await write(this.writer);
     this.publisher.publish(plan.model, action, changes, this.auth);
     return changes;
+  }
+
+  private async writeWithin(write: (writer: WriteExecutor) => Promise<WriteChange[]>, within: WithinWrite): Promise<WriteChange[]> {
+    if (!this.transactions) throw new Error('PublishingWriter: work within a write needs the runtime\'s executor (WriteTransactions)');
+    const { executor, plans } = this.transactions;
+    return executor.transaction(async (connection) => {
+      const bound = executor.within(connection);
+      const changes = await write(new WriteExecutor(bound, plans));
+      await within(changes, bound);
+      return changes;
+    });
   }
 }
 

@@ -22,9 +22,12 @@ export class OutboxTransactions {
     return this.outbox.enabled(entity);
   }
 
-  /** `work` gets a `WriteExecutor` whose statements run in the transaction; the events it returns are appended to the outbox. */
-  async run<T extends { events: readonly NamedEvent[] }>(work: (writer: WriteExecutor) => Promise<T>): Promise<T> {
-    return this.runOn((executor) => work(new WriteExecutor(executor, this.plans)));
+  /**
+   * `work` gets a `WriteExecutor` whose statements run in the transaction (and the transaction's `SqlExecutor`,
+   * for statements of its own); the events it returns are appended to the outbox.
+   */
+  async run<T extends { events: readonly NamedEvent[] }>(work: (writer: WriteExecutor, executor: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.runOn((executor) => work(new WriteExecutor(executor, this.plans), executor));
   }
 
   /** `run()` for work that takes the transaction's `SqlExecutor` itself (the bulk writes). */
