@@ -479,12 +479,12 @@ describe('defaults', () => {
       expect([key, auth[key].default]).toEqual([key, SVCRC_DEFAULTS.auth[key]]);
     }
     const api = schema.definitions.api.properties;
-    expect(api.pagination.properties?.defaultLimit.default).toBe(SVCRC_DEFAULTS.pagination.defaultLimit);
-    expect(api.pagination.properties?.maxLimit.default).toBe(SVCRC_DEFAULTS.pagination.maxLimit);
-    expect(api.bodyLimit.default).toBe(SVCRC_DEFAULTS.bodyLimit);
-    expect(api.docs.default).toBe(SVCRC_DEFAULTS.docs);
-    expect(api.requireIfMatch.default).toBe(SVCRC_DEFAULTS.requireIfMatch);
-    expect(schema.definitions.database.properties.pool.properties?.max.default).toBe(SVCRC_DEFAULTS.poolMax);
+    expect(api.pagination.properties?.defaultLimit.default).toBe(SVCRC_DEFAULTS.api.pagination.defaultLimit);
+    expect(api.pagination.properties?.maxLimit.default).toBe(SVCRC_DEFAULTS.api.pagination.maxLimit);
+    expect(api.bodyLimit.default).toBe(SVCRC_DEFAULTS.api.bodyLimit);
+    expect(api.docs.default).toBe(SVCRC_DEFAULTS.api.docs);
+    expect(api.requireIfMatch.default).toBe(SVCRC_DEFAULTS.api.requireIfMatch);
+    expect(schema.definitions.database.properties.pool.properties?.max.default).toBe(SVCRC_DEFAULTS.database.pool.max);
   });
 });
 
