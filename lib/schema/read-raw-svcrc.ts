@@ -97,11 +97,9 @@ function readValue(node: SchemaNode, value: unknown, path: string): unknown {
   const type = jsonType(value);
   if (types.includes('object') && type === 'object') return readObject(node, value as JsonObject, path);
   if (types.includes('array') && type === 'array') return readItems(node, value as unknown[], path);
-  if (types.includes('array') && !resolve(node.items ?? {}).properties) {
-    // A list of values given in the wrong form reads as empty rather than absent, so that checks do not also complain it is missing.
-    return [];
-  }
   if (types.includes(type) || (type === 'integer' && types.includes('number'))) return readScalar(node, value, path);
+  // A list of values given in the wrong form reads as empty rather than absent, so that checks do not also complain it is missing.
+  if (types.includes('array') && !resolve(node.items ?? {}).properties) return [];
   return undefined;
 }
 
