@@ -15,7 +15,9 @@ const STYLE = { parser: 'typescript', singleQuote: true, printWidth: 120, traili
 
 const HEADER = `// Generated from schemas/svcrc.schema.json by \`npm run schema:generate\`: do not edit.
 // To add or change a key, edit the schema and run the script (docs/engineering/adding-a-key.md).
-import type { JsonValue } from '../model';
+
+/** A JSON value: what a field's \`default\` may hold. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 `;
 
 /** Names of the schema's definitions in each family of types. */

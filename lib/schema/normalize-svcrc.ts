@@ -21,6 +21,7 @@ import { toCamelCase, toKebabCase, toRouteName, toTableName } from './naming';
 import type { RawAuth, RawEntity, RawField, RawSvcrc } from './raw-svcrc.types';
 import { resolveRelations, type ResolvedRelation } from './resolve-relations';
 import { SVCRC_DEFAULTS } from './generated/svcrc.generated';
+import { withDefaults } from './with-defaults';
 
 /** Every default the schema declares, generated from it; `normalizeSvcrc()` applies them. */
 export { SVCRC_DEFAULTS };
@@ -167,11 +168,7 @@ function normalizeAuth(raw: RawAuth | undefined): AuthModel | null {
     accessTokenTtl: raw.accessTokenTtl ?? defaults.accessTokenTtl,
     refreshTokenTtl: raw.refreshTokenTtl ?? defaults.refreshTokenTtl,
     invitationTtl: raw.invitationTtl ?? defaults.invitationTtl,
-    loginThrottle: {
-      maxFailuresPerAccount: raw.loginThrottle?.maxFailuresPerAccount ?? defaults.loginThrottle.maxFailuresPerAccount,
-      maxFailuresPerIp: raw.loginThrottle?.maxFailuresPerIp ?? defaults.loginThrottle.maxFailuresPerIp,
-      windowSeconds: raw.loginThrottle?.windowSeconds ?? defaults.loginThrottle.windowSeconds,
-    },
+    loginThrottle: withDefaults(raw.loginThrottle, defaults.loginThrottle),
   };
 }
 
@@ -271,7 +268,8 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
   });
 
   const api = raw.api;
-  const poolMax = raw.database?.pool?.max ?? SVCRC_DEFAULTS.database.pool.max;
+  const database = withDefaults(raw.database, SVCRC_DEFAULTS.database);
+  const poolMax = database.pool.max;
   return {
     version: 2,
     language: 'typescript',
@@ -281,13 +279,7 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
     entities,
     api: {
       cors: api?.cors ? { origin: [...(api.cors.origin ?? [])], credentials: api.cors.credentials ?? SVCRC_DEFAULTS.api.cors.credentials } : null,
-      pagination: {
-        defaultLimit: api?.pagination?.defaultLimit ?? SVCRC_DEFAULTS.api.pagination.defaultLimit,
-        maxLimit: api?.pagination?.maxLimit ?? SVCRC_DEFAULTS.api.pagination.maxLimit,
-        alwaysPaginate: api?.pagination?.alwaysPaginate ?? SVCRC_DEFAULTS.api.pagination.alwaysPaginate,
-        count: api?.pagination?.count ?? SVCRC_DEFAULTS.api.pagination.count,
-        estimatedCountThreshold: api?.pagination?.estimatedCountThreshold ?? SVCRC_DEFAULTS.api.pagination.estimatedCountThreshold,
-      },
+      pagination: withDefaults(api?.pagination, SVCRC_DEFAULTS.api.pagination),
       put: api?.put ?? SVCRC_DEFAULTS.api.put,
       bodyLimit: api?.bodyLimit ?? SVCRC_DEFAULTS.api.bodyLimit,
       docs: api?.docs ?? SVCRC_DEFAULTS.api.docs,
@@ -303,11 +295,7 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
         maxWaitMs: api?.concurrency?.maxWaitMs ?? SVCRC_DEFAULTS.api.concurrency.maxWaitMs,
       },
     },
-    database: {
-      pool: { max: poolMax },
-      statementTimeoutMs: raw.database?.statementTimeoutMs ?? SVCRC_DEFAULTS.database.statementTimeoutMs,
-      parallelWorkersPerStatement: raw.database?.parallelWorkersPerStatement ?? SVCRC_DEFAULTS.database.parallelWorkersPerStatement,
-    },
+    database,
     events,
   };
 }

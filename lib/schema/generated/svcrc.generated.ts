@@ -1,6 +1,8 @@
 // Generated from schemas/svcrc.schema.json by `npm run schema:generate`: do not edit.
 // To add or change a key, edit the schema and run the script (docs/engineering/adding-a-key.md).
-import type { JsonValue } from '../model';
+
+/** A JSON value: what a field's `default` may hold. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 // The .svcrc as written and checked: the type of `svcSchema` in generated apps.
 /**
