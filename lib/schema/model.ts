@@ -16,13 +16,27 @@ export type ColumnType = FieldType | 'uuid';
 export type IdType = 'integer' | 'uuid';
 
 import type { CrudOperation, CrudRouteKey } from './crud-routes';
+import type { JsonValue, RawApi, RawAuth, RawDatabase } from './generated/svcrc.generated';
 
 /** Operations the scope guard can enforce (`scopeOptions.enforceOn`); defined beside the routes that declare them. */
 export type { CrudOperation };
 
 export const CRUD_OPERATIONS: readonly CrudOperation[] = ['find', 'get', 'create', 'update', 'delete'];
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type { JsonValue };
+
+/**
+ * A settings section of `.svcrc` whose every key has a schema `default`, with the defaults applied: each key
+ * present. The model takes such sections whole from the generated types, so a key added to the schema is in
+ * the model without another line (`withDefaults()` fills them).
+ */
+export type Defaulted<T> = {
+  readonly [K in keyof T]-?: NonNullable<T[K]> extends readonly unknown[]
+    ? NonNullable<T[K]>
+    : NonNullable<T[K]> extends object
+      ? Defaulted<NonNullable<T[K]>>
+      : NonNullable<T[K]>;
+};
 
 /** A data field declared in `.svcrc`. */
 export interface FieldModel {
@@ -174,41 +188,24 @@ export interface AuthModel {
 }
 
 /** `auth.loginThrottle`: failed logins allowed per window before `POST /api/auth/login` answers 429. */
-export interface LoginThrottleModel {
-  /** Per account (normalized e-mail), default 10. */
-  readonly maxFailuresPerAccount: number;
-  /** Per client IP over all accounts, default 100. */
-  readonly maxFailuresPerIp: number;
-  /** Window length in seconds from the first failure, default 900. */
-  readonly windowSeconds: number;
-}
+export type LoginThrottleModel = Defaulted<NonNullable<RawAuth['loginThrottle']>>;
 
 export interface CorsModel {
   readonly origin: readonly string[];
   readonly credentials: boolean;
 }
 
-export interface PaginationModel {
-  /** Page size when `limit` is absent, default 25. */
-  readonly defaultLimit: number;
-  /** Larger `limit` values are lowered to this, default 1000. */
-  readonly maxLimit: number;
-  /**
-   * Answer every list with a page object, default false: then a list with neither `page` nor
-   * `offset` answers a plain array of at most `limit` (or `maxLimit`) rows, as @nestjsx/crud does.
-   */
-  readonly alwaysPaginate: boolean;
-  /** How `total` is computed when the query has no `count` parameter, default `exact`. */
-  readonly count: CountMode;
-  /** With `count=estimated`, a planner estimate below this is replaced by an exact count, default 10,000. */
-  readonly estimatedCountThreshold: number;
-}
+/** `api.pagination`: page sizes of list routes and how `total` is computed. */
+export type PaginationModel = Defaulted<NonNullable<RawApi['pagination']>>;
 
 /**
  * How a list computes `total`: `exact` (a `COUNT(*)`), `estimated` (the planner's estimate, exact below
  * `estimatedCountThreshold`) or `none` (no count at all; `total` and `pageCount` are null).
  */
-export type CountMode = 'exact' | 'estimated' | 'none';
+export type CountMode = PaginationModel['count'];
+
+/** `database`: the pool and the limits of the application's statements. */
+export type DatabaseModel = Defaulted<RawDatabase>;
 
 /** `api.put`: `merge` (default) writes the body over the stored row; `replace` resets omitted fields. */
 export type PutMode = 'merge' | 'replace';
@@ -253,13 +250,7 @@ export interface ServiceModel {
     /** Most rows one by-filter PATCH or DELETE may change (`api.bulkWriteLimit`, default 1000). */
     readonly bulkWriteLimit: number;
   };
-  readonly database: {
-    readonly pool: { readonly max: number };
-    /** Longest run of one application statement on PostgreSQL (`database.statementTimeoutMs`, default 5000). */
-    readonly statementTimeoutMs: number;
-    /** `max_parallel_workers_per_gather` of the application's statements on PostgreSQL (`database.parallelWorkersPerStatement`, default 0). */
-    readonly parallelWorkersPerStatement: number;
-  };
+  readonly database: DatabaseModel;
   /** Domain events on for every entity (entities may still opt in one by one). */
   readonly events: boolean;
 }

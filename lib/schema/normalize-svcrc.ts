@@ -7,8 +7,6 @@ import {
   CRUD_OPERATIONS,
   type AuthModel,
   type ColumnModel,
-  type CountMode,
-  type PutMode,
   type EntityModel,
   type FieldModel,
   type IdType,
@@ -22,32 +20,14 @@ import { CRUD_ROUTE_KEYS, type CrudRouteKey, routeAvailable } from './crud-route
 import { toCamelCase, toKebabCase, toRouteName, toTableName } from './naming';
 import type { RawAuth, RawEntity, RawField, RawSvcrc } from './raw-svcrc.types';
 import { resolveRelations, type ResolvedRelation } from './resolve-relations';
+import { SVCRC_DEFAULTS } from './generated/svcrc.generated';
+import { withDefaults } from './with-defaults';
 
-export const SVCRC_DEFAULTS = {
-  rootFolder: 'src',
-  idType: 'integer' as IdType,
-  events: false,
-  auth: {
-    provider: 'jwt',
-    organizationField: 'organizationId',
-    globalGuards: false,
-    apiKeyPrefix: 'svc',
-    accessTokenTtl: 900,
-    refreshTokenTtl: 1_209_600,
-    invitationTtl: 604_800,
-    loginThrottle: { maxFailuresPerAccount: 10, maxFailuresPerIp: 100, windowSeconds: 900 },
-  },
-  pagination: { defaultLimit: 25, maxLimit: 1000, alwaysPaginate: false, count: 'exact' as CountMode, estimatedCountThreshold: 10_000 },
-  put: 'merge' as PutMode,
-  bodyLimit: '1mb',
-  docs: true,
-  requireIfMatch: false,
-  bulkWriteLimit: 1000,
-  poolMax: 20,
-  statementTimeoutMs: 5000,
-  parallelWorkersPerStatement: 0,
-  concurrencyMaxWaitMs: 1000,
-} as const;
+/** Every default the schema declares, generated from it; `normalizeSvcrc()` applies them. */
+export { SVCRC_DEFAULTS };
+
+const ENTITY_DEFAULTS = SVCRC_DEFAULTS.entities;
+const FIELD_DEFAULTS = SVCRC_DEFAULTS.entities.fields;
 
 /** Default of `api.concurrency.perCredential`: a quarter of the pool, so that four busy credentials cannot take all of it. */
 export function defaultPerCredential(poolMax: number): number {
@@ -64,11 +44,11 @@ function normalizeField(raw: RawField, passwordByConvention: string | undefined)
   return {
     name: raw.name ?? '',
     type,
-    nullable: raw.nullable ?? false,
-    unique: raw.unique ?? false,
-    isEmail: raw.is_email ?? false,
+    nullable: raw.nullable ?? FIELD_DEFAULTS.nullable,
+    unique: raw.unique ?? FIELD_DEFAULTS.unique,
+    isEmail: raw.is_email ?? FIELD_DEFAULTS.is_email,
     isPassword: raw.is_password ?? (raw.name !== undefined && raw.name === passwordByConvention),
-    searchable: raw.searchable ?? false,
+    searchable: raw.searchable ?? FIELD_DEFAULTS.searchable,
     ...(type === 'enum' && raw.values !== undefined ? { values: [...raw.values] } : {}),
     ...(raw.default !== undefined ? { default: raw.default } : {}),
     ...(raw.precision !== undefined ? { precision: raw.precision } : {}),
@@ -167,7 +147,7 @@ function buildScope(
   const enforceOn = raw.scopeOptions?.enforceOn;
   return {
     paths: entries.map((entry) => resolveScopePath(entry, name, relationsOf, organizationField)),
-    injectOnCreate: raw.scopeOptions?.injectOnCreate ?? true,
+    injectOnCreate: raw.scopeOptions?.injectOnCreate ?? ENTITY_DEFAULTS.scopeOptions.injectOnCreate,
     enforceOn: enforceOn === undefined ? [...CRUD_OPERATIONS] : CRUD_OPERATIONS.filter((op) => enforceOn.includes(op)),
     bypassRoles: [...(raw.scopeOptions?.bypassRoles ?? [])],
   };
@@ -188,11 +168,7 @@ function normalizeAuth(raw: RawAuth | undefined): AuthModel | null {
     accessTokenTtl: raw.accessTokenTtl ?? defaults.accessTokenTtl,
     refreshTokenTtl: raw.refreshTokenTtl ?? defaults.refreshTokenTtl,
     invitationTtl: raw.invitationTtl ?? defaults.invitationTtl,
-    loginThrottle: {
-      maxFailuresPerAccount: raw.loginThrottle?.maxFailuresPerAccount ?? defaults.loginThrottle.maxFailuresPerAccount,
-      maxFailuresPerIp: raw.loginThrottle?.maxFailuresPerIp ?? defaults.loginThrottle.maxFailuresPerIp,
-      windowSeconds: raw.loginThrottle?.windowSeconds ?? defaults.loginThrottle.windowSeconds,
-    },
+    loginThrottle: withDefaults(raw.loginThrottle, defaults.loginThrottle),
   };
 }
 
@@ -273,11 +249,11 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
       fields,
       columns: buildColumns(entity, fields, relations, idType),
       relations,
-      createdAt: entity.created_at ?? false,
-      updatedAt: entity.updated_at ?? false,
-      softDelete: entity.softDelete ?? false,
+      createdAt: entity.created_at ?? ENTITY_DEFAULTS.created_at,
+      updatedAt: entity.updated_at ?? ENTITY_DEFAULTS.updated_at,
+      softDelete: entity.softDelete ?? ENTITY_DEFAULTS.softDelete,
       // Sessions are never served, whatever the entity says.
-      http: name !== sessionEntity && (entity.http ?? true),
+      http: name !== sessionEntity && (entity.http ?? ENTITY_DEFAULTS.http),
       routes: servedRoutes(entity),
       // By default a relation is joinable when its target is served; sessions never are.
       joins: (entity.joins !== undefined
@@ -286,13 +262,14 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
       ).filter((path) => !reachesEntity(path, name, sessionEntity, relationsOf)),
       eagerJoins: [...(entity.eagerJoins ?? [])],
       events: entity.events ?? events,
-      bulkWrites: entity.bulkWrites ?? false,
+      bulkWrites: entity.bulkWrites ?? ENTITY_DEFAULTS.bulkWrites,
       scope: buildScope(entity, name, relationsOf, organizationField, organizationEntity),
     };
   });
 
   const api = raw.api;
-  const poolMax = raw.database?.pool?.max ?? SVCRC_DEFAULTS.poolMax;
+  const database = withDefaults(raw.database, SVCRC_DEFAULTS.database);
+  const poolMax = database.pool.max;
   return {
     version: 2,
     language: 'typescript',
@@ -301,19 +278,13 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
     auth: normalizeAuth(raw.auth),
     entities,
     api: {
-      cors: api?.cors ? { origin: [...(api.cors.origin ?? [])], credentials: api.cors.credentials ?? false } : null,
-      pagination: {
-        defaultLimit: api?.pagination?.defaultLimit ?? SVCRC_DEFAULTS.pagination.defaultLimit,
-        maxLimit: api?.pagination?.maxLimit ?? SVCRC_DEFAULTS.pagination.maxLimit,
-        alwaysPaginate: api?.pagination?.alwaysPaginate ?? SVCRC_DEFAULTS.pagination.alwaysPaginate,
-        count: api?.pagination?.count ?? SVCRC_DEFAULTS.pagination.count,
-        estimatedCountThreshold: api?.pagination?.estimatedCountThreshold ?? SVCRC_DEFAULTS.pagination.estimatedCountThreshold,
-      },
-      put: api?.put ?? SVCRC_DEFAULTS.put,
-      bodyLimit: api?.bodyLimit ?? SVCRC_DEFAULTS.bodyLimit,
-      docs: api?.docs ?? SVCRC_DEFAULTS.docs,
-      requireIfMatch: api?.requireIfMatch ?? SVCRC_DEFAULTS.requireIfMatch,
-      bulkWriteLimit: api?.bulkWriteLimit ?? SVCRC_DEFAULTS.bulkWriteLimit,
+      cors: api?.cors ? { origin: [...(api.cors.origin ?? [])], credentials: api.cors.credentials ?? SVCRC_DEFAULTS.api.cors.credentials } : null,
+      pagination: withDefaults(api?.pagination, SVCRC_DEFAULTS.api.pagination),
+      put: api?.put ?? SVCRC_DEFAULTS.api.put,
+      bodyLimit: api?.bodyLimit ?? SVCRC_DEFAULTS.api.bodyLimit,
+      docs: api?.docs ?? SVCRC_DEFAULTS.api.docs,
+      requireIfMatch: api?.requireIfMatch ?? SVCRC_DEFAULTS.api.requireIfMatch,
+      bulkWriteLimit: api?.bulkWriteLimit ?? SVCRC_DEFAULTS.api.bulkWriteLimit,
       rateLimit:
         api?.rateLimit?.ttl !== undefined && api.rateLimit.limit !== undefined
           ? { ttl: api.rateLimit.ttl, limit: api.rateLimit.limit }
@@ -321,14 +292,10 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
       concurrency: {
         perCredential: api?.concurrency?.perCredential ?? defaultPerCredential(poolMax),
         perOrganization: api?.concurrency?.perOrganization ?? defaultPerOrganization(poolMax),
-        maxWaitMs: api?.concurrency?.maxWaitMs ?? SVCRC_DEFAULTS.concurrencyMaxWaitMs,
+        maxWaitMs: api?.concurrency?.maxWaitMs ?? SVCRC_DEFAULTS.api.concurrency.maxWaitMs,
       },
     },
-    database: {
-      pool: { max: poolMax },
-      statementTimeoutMs: raw.database?.statementTimeoutMs ?? SVCRC_DEFAULTS.statementTimeoutMs,
-      parallelWorkersPerStatement: raw.database?.parallelWorkersPerStatement ?? SVCRC_DEFAULTS.parallelWorkersPerStatement,
-    },
+    database,
     events,
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { RelationModel } from './model';
 import { pluralize, toCamelCase, toForeignKeyName } from './naming';
+import { SVCRC_DEFAULTS } from './generated/svcrc.generated';
 import type { RawRelationship, RawSvcrc } from './raw-svcrc.types';
 
 /** A relation plus where it comes from in the file. */
@@ -68,7 +69,7 @@ export function resolveRelations(raw: RawSvcrc, entityNames: ReadonlySet<string>
   raw.relationships.forEach((relationship, source) => {
     if (!isComplete(relationship, entityNames)) return;
     const key = relationshipKey(relationship);
-    const nullable = relationship.nullable ?? true;
+    const nullable = relationship.nullable ?? SVCRC_DEFAULTS.relationships.nullable;
     const common = {
       foreignKey: toForeignKeyName(key.manyToOneName),
       nullable,

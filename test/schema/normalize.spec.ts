@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import {
   CRUD_OPERATIONS,
-  SVCRC_DEFAULTS,
   SVCRC_JSON_SCHEMA,
   SvcrcError,
   loadSvcrc,
@@ -464,27 +463,40 @@ describe('defaults', () => {
     expect(model.idType).toBe('uuid');
   });
 
-  it('matches the defaults documented in the JSON Schema', () => {
-    const schema = SVCRC_JSON_SCHEMA as {
-      definitions: Record<
-        string,
-        { properties: Record<string, { default?: unknown; properties?: Record<string, { default?: unknown }> }> }
-      >;
-      properties: Record<string, { default?: unknown }>;
-    };
-    const auth = schema.definitions.auth.properties;
-    expect(schema.properties.rootFolder.default).toBe(SVCRC_DEFAULTS.rootFolder);
-    expect(schema.properties.idType.default).toBe(SVCRC_DEFAULTS.idType);
-    for (const key of Object.keys(SVCRC_DEFAULTS.auth) as (keyof typeof SVCRC_DEFAULTS.auth)[]) {
-      expect([key, auth[key].default]).toEqual([key, SVCRC_DEFAULTS.auth[key]]);
+  it('applies the defaults documented in the JSON Schema', () => {
+    type Node = { default?: unknown; properties?: Record<string, Node> };
+    const schema = SVCRC_JSON_SCHEMA as Node & { definitions: Record<string, Node> };
+    const defaultAt = (node: Node, path: string): unknown =>
+      path.split('.').reduce<Node>((current, key) => current.properties?.[key] ?? {}, node).default;
+    const model = parseValid({
+      version: 2,
+      auth: {},
+      entities: [{ name: 'Project', fields: [{ name: 'title', type: 'text' }] }],
+      api: { cors: { origin: ['https://app.example.com'] } },
+    });
+    const { auth, api, database } = schema.definitions;
+    expect(model.rootFolder).toBe(defaultAt(schema, 'rootFolder'));
+    expect(model.idType).toBe(defaultAt(schema, 'idType'));
+    expect(model.events).toBe(defaultAt(schema, 'events'));
+    for (const key of ['provider', 'organizationField', 'globalGuards', 'adminRoles', 'apiKeyPrefix', 'accessTokenTtl', 'refreshTokenTtl', 'invitationTtl', 'loginThrottle'] as const) {
+      expect([key, model.auth?.[key]]).toEqual([key, defaultAt(auth, key)]);
     }
-    const api = schema.definitions.api.properties;
-    expect(api.pagination.properties?.defaultLimit.default).toBe(SVCRC_DEFAULTS.pagination.defaultLimit);
-    expect(api.pagination.properties?.maxLimit.default).toBe(SVCRC_DEFAULTS.pagination.maxLimit);
-    expect(api.bodyLimit.default).toBe(SVCRC_DEFAULTS.bodyLimit);
-    expect(api.docs.default).toBe(SVCRC_DEFAULTS.docs);
-    expect(api.requireIfMatch.default).toBe(SVCRC_DEFAULTS.requireIfMatch);
-    expect(schema.definitions.database.properties.pool.properties?.max.default).toBe(SVCRC_DEFAULTS.poolMax);
+    for (const key of ['defaultLimit', 'maxLimit', 'alwaysPaginate', 'count', 'estimatedCountThreshold'] as const) {
+      expect([key, model.api.pagination[key]]).toEqual([key, defaultAt(api, `pagination.${key}`)]);
+    }
+    for (const key of ['put', 'bodyLimit', 'docs', 'requireIfMatch', 'bulkWriteLimit'] as const) {
+      expect([key, model.api[key]]).toEqual([key, defaultAt(api, key)]);
+    }
+    expect(model.api.cors?.credentials).toBe(defaultAt(api, 'cors.credentials'));
+    expect(model.api.concurrency.maxWaitMs).toBe(defaultAt(api, 'concurrency.maxWaitMs'));
+    expect(model.database.pool.max).toBe(defaultAt(database, 'pool.max'));
+    expect(model.database.statementTimeoutMs).toBe(defaultAt(database, 'statementTimeoutMs'));
+    expect(model.database.parallelWorkersPerStatement).toBe(defaultAt(database, 'parallelWorkersPerStatement'));
+    const field = entity(model, 'Project').fields[0];
+    const fieldSchema = schema.definitions.field;
+    expect([field.nullable, field.unique, field.isEmail, field.searchable]).toEqual(
+      ['nullable', 'unique', 'is_email', 'searchable'].map((key) => defaultAt(fieldSchema, key)),
+    );
   });
 });
 
