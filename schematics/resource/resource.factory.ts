@@ -26,7 +26,7 @@ import { entityFileStem } from './emit/emit-context';
 import type { SmokePlatform } from './emit/smoke.emitter';
 import { buildPlan, type GenerationPlan, nameCollisions } from './plan';
 import type { ResourceSchema } from './resource.schema';
-import { planSync, refuseHandEdits, removeOrphans, type SyncOptions, writeGeneratedFiles, writeManifest } from './sync';
+import { planSync, refuseHandEdits, removeOrphans, type SyncOptions, warnAboutWiring, writeGeneratedFiles, writeManifest } from './sync';
 
 interface NormalizedOptions {
   readonly model: ServiceModel;
@@ -145,6 +145,7 @@ function syncGeneratedFiles({ plan, sync }: NormalizedOptions): Rule {
       writeGeneratedFiles(actions),
       sync.removeOrphans ? removeOrphans(actions, plan) : noop(),
       writeManifest(plan, actions),
+      warnAboutWiring(actions),
     ]);
   };
 }

@@ -5,8 +5,11 @@
  */
 import { type Rule, SchematicsException, type Tree } from '@angular-devkit/schematics';
 import { looksGenerated, parseGenerated } from '../utils/generated-file';
+import { posix } from 'node:path';
 import { emitControllerScaffold } from './emit/controller.emitter';
+import { EXTENSIONS_MODULE_CLASS, emitExtensionsModuleScaffold, emitModuleScaffold } from './emit/module.emitter';
 import { emitServiceScaffold } from './emit/service.emitter';
+import { type ModuleReference, registerModules, unregisterModules } from './module-registration';
 import type { GenerationPlan } from './plan';
 
 export interface Manifest {
@@ -29,6 +32,14 @@ export interface SyncActions {
   readonly remove: readonly string[];
   /** Team-owned files to create because they do not exist yet. */
   readonly scaffold: readonly { readonly path: string; readonly content: string }[];
+  /**
+   * Team-owned module files edited to register a team module: the extensions module gains the
+   * module of a new entity (or loses that of a removed one), the app module gains the extensions
+   * module when it is created.
+   */
+  readonly wiring: readonly { readonly path: string; readonly content: string }[];
+  /** What the team has to wire by hand, because its files could not be edited safely. */
+  readonly warnings: readonly string[];
   /** Hand-edited files the sync would overwrite or delete, with why they count as edited. */
   readonly conflicts: readonly string[];
   readonly manifest: string;
@@ -100,13 +111,20 @@ function untouchedScaffoldsOfRemoved(tree: Tree, plan: GenerationPlan, removed: 
   const bases = removed.map((path) => /^(.*)\/([^/]+)\/([^/]+)\.service\.base\.ts$/.exec(path)).filter((match) => match !== null);
   for (const [, dir, route, fileName] of bases) {
     if (dir !== plan.autogenDir || plan.files.some((file) => isUnder(file.path, `${plan.autogenDir}/${route}`))) continue;
-    for (const kind of ['service', 'controller'] as const) {
+    for (const kind of ['service', 'controller', 'module'] as const) {
       const path = `${plan.extensionsDir}/${route}/${fileName}.${kind}.ts`;
       const text = tree.read(path)?.toString('utf8');
-      const name = text === undefined ? undefined : new RegExp(`export class (\\w+)${kind === 'service' ? 'Service' : 'Controller'} extends`).exec(text)?.[1];
+      const suffix = { service: 'Service extends', controller: 'Controller extends', module: 'Module \\{\\}' }[kind];
+      const name = text === undefined ? undefined : new RegExp(`export class (\\w+)${suffix}`).exec(text)?.[1];
       if (text === undefined || name === undefined) continue;
       const ctx = { entity: { name, route, fileName }, importExtension: plan.importExtension };
-      if (sameText(text, kind === 'service' ? emitServiceScaffold(ctx) : emitControllerScaffold(ctx))) untouched.push(path);
+      const scaffolds =
+        kind === 'service'
+          ? [emitServiceScaffold(ctx)]
+          : kind === 'controller'
+            ? [emitControllerScaffold(ctx)]
+            : [true, false].map((http) => emitModuleScaffold({ ...ctx, entity: { ...ctx.entity, http } }));
+      if (scaffolds.some((scaffold) => sameText(text, scaffold))) untouched.push(path);
     }
   }
   return untouched;
@@ -159,7 +177,63 @@ export function planSync(tree: Tree, plan: GenerationPlan, options: SyncOptions)
     }
   }
   const scaffold = plan.scaffolds.filter((file) => protect(file.path) && !tree.exists(file.path));
-  return { write, remove, scaffold, conflicts, manifest: manifestText(plan, hashes) };
+  const wiring = teamWiring(tree, plan, scaffold, remove);
+  return {
+    write,
+    remove,
+    scaffold: [...scaffold, ...wiring.created],
+    wiring: wiring.edited,
+    warnings: wiring.warnings,
+    conflicts,
+    manifest: manifestText(plan, hashes),
+  };
+}
+
+/** The team module a path of the extensions folder holds, if it is one (`<route>/<file>.module.ts`). */
+function teamModuleAt(tree: Tree, plan: GenerationPlan, path: string): ModuleReference | null {
+  const prefix = `${plan.extensionsDir}/`;
+  const stem = path.slice(prefix.length, -'.ts'.length);
+  if (!path.startsWith(prefix) || !path.endsWith('.module.ts') || stem.split('/').length !== 2) return null;
+  const className = /export class (\w+Module) \{\}/.exec(tree.read(path)?.toString('utf8') ?? '')?.[1];
+  return className === undefined ? null : { className, specifier: `./${stem}${plan.importExtension}` };
+}
+
+/**
+ * Keeps the team's modules reachable from the app without generated code importing them: creates
+ * the extensions module (importing every team module) and imports it in the app module, or adds
+ * the modules created now to the extensions module that exists, and takes out those deleted now.
+ */
+function teamWiring(
+  tree: Tree,
+  plan: GenerationPlan,
+  scaffold: readonly { readonly path: string }[],
+  remove: readonly string[],
+): { created: { path: string; content: string }[]; edited: { path: string; content: string }[]; warnings: string[] } {
+  const scaffolded = new Set(scaffold.map((file) => file.path));
+  const created = plan.teamModules.filter((module) => scaffolded.has(module.path));
+  const removed = remove.map((path) => teamModuleAt(tree, plan, path)).filter((module) => module !== null);
+  const path = plan.extensionsModulePath;
+  const existing = tree.read(path)?.toString('utf8');
+  if (existing === undefined) {
+    const modules = plan.teamModules.filter((module) => scaffolded.has(module.path) || (tree.exists(module.path) && !remove.includes(module.path)));
+    if (modules.length === 0) return { created: [], edited: [], warnings: [] };
+    const appModule = posix.join(plan.sourceRoot, 'app.module.ts');
+    const appText = tree.read(appModule)?.toString('utf8');
+    const specifier = `./${posix.relative(posix.dirname(appModule), path.replace(/\.ts$/, ''))}${plan.importExtension}`;
+    const app = appText === undefined ? { text: appText, warnings: [] } : registerModules(appModule, appText, 'AppModule', [{ className: EXTENSIONS_MODULE_CLASS, specifier }]);
+    return {
+      created: [{ path, content: emitExtensionsModuleScaffold(modules) }],
+      edited: app.text === undefined || app.text === appText ? [] : [{ path: appModule, content: app.text }],
+      warnings: [...app.warnings],
+    };
+  }
+  const added = registerModules(path, existing, EXTENSIONS_MODULE_CLASS, created);
+  const taken = unregisterModules(path, added.text, EXTENSIONS_MODULE_CLASS, removed);
+  return {
+    created: [],
+    edited: taken.text === existing ? [] : [{ path, content: taken.text }],
+    warnings: [...added.warnings, ...taken.warnings],
+  };
 }
 
 /** Throws, naming every hand-edited file, unless forced. */
@@ -185,6 +259,13 @@ export function writeGeneratedFiles(actions: SyncActions): Rule {
       else tree.create(file.path, file.content);
     }
     for (const file of actions.scaffold) tree.create(file.path, file.content);
+    for (const file of actions.wiring) tree.overwrite(file.path, file.content);
+  };
+}
+
+export function warnAboutWiring(actions: SyncActions): Rule {
+  return (_tree, context) => {
+    for (const warning of actions.warnings) context.logger.warn(warning);
   };
 }
 

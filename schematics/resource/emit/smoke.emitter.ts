@@ -73,7 +73,8 @@ function needsGlobalGuards(model: ServiceModel): boolean {
 }
 
 function moduleDecl(model: ServiceModel): string {
-  const imports = ['SvcModule.forRoot({ schema: svcSchema, env: { ...process.env, ...SMOKE_ENV } })', 'AutogenModule'];
+  // The team's modules register the controllers under test; AutogenModule the guards of .svcrc.
+  const imports = ['SvcModule.forRoot({ schema: svcSchema, env: { ...process.env, ...SMOKE_ENV } })', 'AutogenModule', 'ExtensionsModule'];
   if (needsGlobalGuards(model)) imports.push('SvcGuardsModule.forRoot({ global: true })');
   return print(['@Module(', objectDoc([['imports', arrayDoc(imports)]], true), ')']);
 }
@@ -92,6 +93,7 @@ export function emitSmokeApp(model: ServiceModel, options: SmokeOptions): string
 ${auth ? "import { createHmac } from 'node:crypto';\n" : ''}import { type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 ${PLATFORM_IMPORTS[options.platform].map((line) => `${line}\n`).join('')}import { ${svcImports.join(', ')} } from '@svc/nest';
+import { ExtensionsModule } from '../../extensions/extensions.module${ext}';
 import { smokeHeaders } from '../../extensions/smoke-setup${ext}';
 import { AutogenModule } from '../autogen.module${ext}';
 import { svcSchema } from '../svc.schema${ext}';
