@@ -200,7 +200,8 @@ function teamModuleAt(tree: Tree, plan: GenerationPlan, path: string): ModuleRef
 
 /**
  * Keeps the team's modules reachable from the app without generated code importing them: creates
- * the extensions module (importing every team module) and imports it in the app module, or adds
+ * the extensions module (importing every team module) and imports it in the app module beside
+ * `AutogenModule`, or adds
  * the modules created now to the extensions module that exists, and takes out those deleted now.
  */
 function teamWiring(
@@ -220,7 +221,9 @@ function teamWiring(
     const appModule = posix.join(plan.sourceRoot, 'app.module.ts');
     const appText = tree.read(appModule)?.toString('utf8');
     const specifier = `./${posix.relative(posix.dirname(appModule), path.replace(/\.ts$/, ''))}${plan.importExtension}`;
-    const app = appText === undefined ? { text: appText, warnings: [] } : registerModules(appModule, appText, 'AppModule', [{ className: EXTENSIONS_MODULE_CLASS, specifier }]);
+    // Only an app module wired to the generated code (`nest add`, `svc init`, an older generation) imports the team's too.
+    const wired = appText !== undefined && /\bAutogenModule\b/.test(appText);
+    const app = wired ? registerModules(appModule, appText, 'AppModule', [{ className: EXTENSIONS_MODULE_CLASS, specifier }]) : { text: appText, warnings: [] };
     return {
       created: [{ path, content: emitExtensionsModuleScaffold(modules) }],
       edited: app.text === undefined || app.text === appText ? [] : [{ path: appModule, content: app.text }],
