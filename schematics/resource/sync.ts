@@ -17,6 +17,11 @@ export interface Manifest {
   readonly sourceHash: string;
   /** Generated path → content hash. */
   readonly files: Readonly<Record<string, string>>;
+  /**
+   * Team-owned files the generator has created once (under `src/extensions/`): never created again,
+   * so a team file moved, renamed or deleted stays so. Absent in manifests of earlier versions.
+   */
+  readonly scaffolded?: readonly string[];
 }
 
 export interface SyncOptions {
@@ -57,7 +62,8 @@ export function readManifest(tree: Tree, path: string, force: boolean): Manifest
   try {
     const value = JSON.parse(text) as Partial<Manifest>;
     if (typeof value.files !== 'object' || value.files === null) throw new Error('no "files" object');
-    return { generator: '@svc/nest', sourceHash: String(value.sourceHash ?? ''), files: value.files };
+    const scaffolded = Array.isArray(value.scaffolded) ? value.scaffolded.filter((path): path is string => typeof path === 'string') : undefined;
+    return { generator: '@svc/nest', sourceHash: String(value.sourceHash ?? ''), files: value.files, ...(scaffolded ? { scaffolded } : {}) };
   } catch (error) {
     if (force) return null;
     throw new SchematicsException(
@@ -91,9 +97,9 @@ function generatedFilesUnder(tree: Tree, dir: string): string[] {
   return found;
 }
 
-function manifestText(plan: GenerationPlan, files: Record<string, string>): string {
+function manifestText(plan: GenerationPlan, files: Record<string, string>, scaffolded: ReadonlySet<string>): string {
   const sorted = Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  const manifest: Manifest = { generator: '@svc/nest', sourceHash: plan.sourceHash, files: sorted };
+  const manifest: Manifest = { generator: '@svc/nest', sourceHash: plan.sourceHash, files: sorted, scaffolded: [...scaffolded].sort() };
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
@@ -176,8 +182,12 @@ export function planSync(tree: Tree, plan: GenerationPlan, options: SyncOptions)
       if (!produced.has(path) && tree.exists(path)) hashes[path] = hash;
     }
   }
-  const scaffold = plan.scaffolds.filter((file) => protect(file.path) && !tree.exists(file.path));
-  const wiring = teamWiring(tree, plan, scaffold, remove);
+  const recorded = new Set(manifest?.scaffolded ?? []);
+  const scaffold = plan.scaffolds.filter((file) => protect(file.path) && !tree.exists(file.path) && !recorded.has(file.path));
+  const wiring = teamWiring(tree, plan, scaffold, remove, recorded);
+  // After this run every planned team file has been created once; a full run forgets removed entities'.
+  const scaffolded = new Set([...(options.removeOrphans ? [] : recorded), ...plan.scaffolds.map((file) => file.path), ...wiring.created.map((file) => file.path)]);
+  if (recorded.has(plan.extensionsModulePath) || tree.exists(plan.extensionsModulePath)) scaffolded.add(plan.extensionsModulePath);
   return {
     write,
     remove,
@@ -185,7 +195,7 @@ export function planSync(tree: Tree, plan: GenerationPlan, options: SyncOptions)
     wiring: wiring.edited,
     warnings: wiring.warnings,
     conflicts,
-    manifest: manifestText(plan, hashes),
+    manifest: manifestText(plan, hashes, scaffolded),
   };
 }
 
@@ -209,12 +219,17 @@ function teamWiring(
   plan: GenerationPlan,
   scaffold: readonly { readonly path: string }[],
   remove: readonly string[],
+  recorded: ReadonlySet<string>,
 ): { created: { path: string; content: string }[]; edited: { path: string; content: string }[]; warnings: string[] } {
   const scaffolded = new Set(scaffold.map((file) => file.path));
   const created = plan.teamModules.filter((module) => scaffolded.has(module.path));
   const removed = remove.map((path) => teamModuleAt(tree, plan, path)).filter((module) => module !== null);
   const path = plan.extensionsModulePath;
   const existing = tree.read(path)?.toString('utf8');
+  if (existing === undefined && recorded.has(path)) {
+    const names = created.map((module) => module.className).join(', ');
+    return { created: [], edited: [], warnings: created.length === 0 ? [] : [`${path} is gone: import ${names} in one of your modules yourself`] };
+  }
   if (existing === undefined) {
     const modules = plan.teamModules.filter((module) => scaffolded.has(module.path) || (tree.exists(module.path) && !remove.includes(module.path)));
     if (modules.length === 0) return { created: [], edited: [], warnings: [] };
