@@ -138,7 +138,7 @@ describe('a new user', () => {
           "import { svcSchema } from './autogen/svc.schema';",
           "import { svcSchema } from './autogen/svc.schema';\nimport { HelloModule } from './extensions/hello.module';",
         )
-        .replace('AutogenModule]', 'AutogenModule, HelloModule]'),
+        .replace('ExtensionsModule]', 'ExtensionsModule, HelloModule]'),
     );
     const extensions = snapshot(join(project, 'src', 'extensions'));
 
