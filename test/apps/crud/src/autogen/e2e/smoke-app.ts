@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { configureSvcApp, SvcModule } from '@svc/nest';
+import { ExtensionsModule } from '../../extensions/extensions.module';
 import { smokeHeaders } from '../../extensions/smoke-setup';
 import { AutogenModule } from '../autogen.module';
 import { svcSchema } from '../svc.schema';
@@ -19,7 +20,7 @@ const SMOKE_ENV: Record<string, string> = {
 };
 
 @Module({
-  imports: [SvcModule.forRoot({ schema: svcSchema, env: { ...process.env, ...SMOKE_ENV } }), AutogenModule],
+  imports: [SvcModule.forRoot({ schema: svcSchema, env: { ...process.env, ...SMOKE_ENV } }), AutogenModule, ExtensionsModule],
 })
 class SmokeAppModule {}
 
