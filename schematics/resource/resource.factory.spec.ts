@@ -294,6 +294,19 @@ describe('resource schematic', () => {
       );
     });
 
+    it('refuses entities whose modules would take the name of another class: Extensions, or Task beside TaskModule', async () => {
+      const svcrc = {
+        version: 2,
+        entities: ['Extensions', 'Task', 'TaskModule'].map((name) => ({ name, fields: [{ name: 'x', type: 'text' }] })),
+        relationships: [],
+      };
+      await expect(generate(host, svcrc)).rejects.toThrow(
+        '.svcrc cannot be generated:\n' +
+          '  - entity "Extensions" and the generator both generate "ExtensionsModule"; rename one of them\n' +
+          '  - entity "TaskModule" and entity "Task" both generate "TaskModule"; rename one of them',
+      );
+    });
+
     it('imports a library name under an alias when an entity takes it', async () => {
       const svcrc = { version: 2, entities: [{ name: 'Post', fields: [{ name: 'x', type: 'text' }] }, { name: 'Crud', fields: [{ name: 'x', type: 'text' }] }] };
       const tree = await generate(host, svcrc);
