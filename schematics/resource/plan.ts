@@ -59,7 +59,7 @@ export interface GenerationPlan {
   readonly files: readonly PlannedFile[];
   /** `.js` or nothing, as in relative imports of the files. */
   readonly importExtension: '' | '.js';
-  /** Team-owned files under `extensionsDir`: created when absent, never overwritten or listed. */
+  /** Team-owned files under `extensionsDir`: created once (the manifest's `scaffolded`), never overwritten. */
   readonly scaffolds: readonly PlannedFile[];
   /** `<extensionsDir>/extensions.module.ts`, the team's module the app imports. */
   readonly extensionsModulePath: string;

@@ -1,11 +1,12 @@
 /**
  * Safe regeneration: applies a plan to the tree, writing only files whose text changed, refusing
  * to overwrite or delete a generated file that was edited by hand (unless forced), deleting files
- * of entities that left `.svcrc`, and keeping the manifest of generated files.
+ * of entities that left `.svcrc`, creating the team's files once, and keeping the manifest of
+ * generated files (and of the team files it created).
  */
 import { type Rule, SchematicsException, type Tree } from '@angular-devkit/schematics';
-import { looksGenerated, parseGenerated } from '../utils/generated-file';
 import { posix } from 'node:path';
+import { looksGenerated, parseGenerated } from '../utils/generated-file';
 import { emitControllerScaffold } from './emit/controller.emitter';
 import { EXTENSIONS_MODULE_CLASS, emitExtensionsModuleScaffold, emitModuleScaffold } from './emit/module.emitter';
 import { emitServiceScaffold } from './emit/service.emitter';
@@ -186,7 +187,11 @@ export function planSync(tree: Tree, plan: GenerationPlan, options: SyncOptions)
   const scaffold = plan.scaffolds.filter((file) => protect(file.path) && !tree.exists(file.path) && !recorded.has(file.path));
   const wiring = teamWiring(tree, plan, scaffold, remove, recorded);
   // After this run every planned team file has been created once; a full run forgets removed entities'.
-  const scaffolded = new Set([...(options.removeOrphans ? [] : recorded), ...plan.scaffolds.map((file) => file.path), ...wiring.created.map((file) => file.path)]);
+  const scaffolded = new Set([
+    ...(options.removeOrphans ? [] : recorded),
+    ...plan.scaffolds.map((file) => file.path),
+    ...wiring.created.map((file) => file.path),
+  ]);
   if (recorded.has(plan.extensionsModulePath) || tree.exists(plan.extensionsModulePath)) scaffolded.add(plan.extensionsModulePath);
   return {
     write,
@@ -211,8 +216,8 @@ function teamModuleAt(tree: Tree, plan: GenerationPlan, path: string): ModuleRef
 /**
  * Keeps the team's modules reachable from the app without generated code importing them: creates
  * the extensions module (importing every team module) and imports it in the app module beside
- * `AutogenModule`, or adds
- * the modules created now to the extensions module that exists, and takes out those deleted now.
+ * `AutogenModule`, or adds the modules created now to the extensions module that exists, and takes
+ * out those deleted now.
  */
 function teamWiring(
   tree: Tree,
