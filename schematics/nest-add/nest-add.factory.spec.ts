@@ -42,7 +42,7 @@ describe('nest-add schematic', () => {
       ({ result: tree, messages } = await messagesDuring(() => nestAdd(host)));
     });
 
-    it('registers SvcModule and AutogenModule in app.module.ts', () => {
+    it('registers SvcModule, AutogenModule and the team-owned ExtensionsModule in app.module.ts', () => {
       expect(readText(tree, '/src/app.module.ts')).toBe(
         [
           "import { Module } from '@nestjs/common';",
@@ -51,9 +51,10 @@ describe('nest-add schematic', () => {
           "import { AppService } from './app.service';",
           "import { AutogenModule } from './autogen/autogen.module';",
           "import { svcSchema } from './autogen/svc.schema';",
+          "import { ExtensionsModule } from './extensions/extensions.module';",
           '',
           '@Module({',
-          '  imports: [SvcModule.forRoot({ schema: svcSchema }), AutogenModule],',
+          '  imports: [SvcModule.forRoot({ schema: svcSchema }), AutogenModule, ExtensionsModule],',
           '  controllers: [AppController],',
           '  providers: [AppService],',
           '})',
@@ -147,7 +148,9 @@ describe('nest-add schematic', () => {
     const appModule = readText(tree, '/src/app.module.ts');
     expect(appModule).toContain("import { AutogenModule } from './autogen/autogen.module.js';\nimport { svcSchema } from './autogen/svc.schema.js';\n");
     expect(readText(tree, '/src/main.ts')).toContain('  configureSvcApp(app);\n  await app.listen(process.env.APP_PORT ?? process.env.PORT ?? 3100);\n}\nawait bootstrap();\n');
-    expect(readText(tree, '/src/autogen/autogen.module.ts')).toContain("from './notes/note.entity.js';");
+    expect(appModule).toContain("import { ExtensionsModule } from './extensions/extensions.module.js';\n");
+    expect(readText(tree, '/src/autogen/autogen.module.ts')).toContain("from './notes/note.module.base.js';");
+    expect(readText(tree, '/src/extensions/extensions.module.ts')).toContain("import { NoteModule } from './notes/note.module.js';");
     expect((await nestAdd(tree)).actions).toEqual([]);
   });
 
@@ -271,7 +274,8 @@ describe('nest-add schematic', () => {
     const tree = await nestAdd(host, { skipInstall: true, project: 'api' });
     expect(JSON.parse(readText(tree, '/.svcrc')).rootFolder).toBe('apps/api/src');
     expect(tree.exists('/apps/api/src/autogen/notes/note.entity.ts')).toBe(true);
-    expect(readText(tree, '/apps/api/src/app.module.ts')).toContain('AutogenModule],');
+    expect(readText(tree, '/apps/api/src/app.module.ts')).toContain('AutogenModule, ExtensionsModule],');
+    expect(tree.exists('/apps/api/src/extensions/extensions.module.ts')).toBe(true);
     await expect(nestAdd(host, { skipInstall: true, project: 'web' })).rejects.toThrow('Unknown project "web" in nest-cli.json. Known projects: api.');
   });
 
@@ -304,12 +308,14 @@ describe('nest-add schematic', () => {
           "import { AppController } from './app.controller';",
           "import { AutogenModule } from './autogen/autogen.module';",
           "import { svcSchema } from './autogen/svc.schema';",
+          "import { ExtensionsModule } from './extensions/extensions.module';",
           '',
           '@Module({',
           '  imports: [',
           '    ConfigModule.forRoot(),',
           '    SvcModule.forRoot({ schema: svcSchema }),',
           '    AutogenModule,',
+          '    ExtensionsModule,',
           '  ],',
           '  controllers: [AppController],',
           '})',
@@ -337,8 +343,9 @@ describe('nest-add schematic', () => {
           "import { Module } from '@nestjs/common';",
           "import { SvcModule } from '@svc/nest';",
           "import { AutogenModule } from './autogen/autogen.module';",
+          "import { ExtensionsModule } from './extensions/extensions.module';",
           '',
-          "@Module({ imports: [SvcModule.forRoot({ schema: '.svcrc' }), AutogenModule] })",
+          "@Module({ imports: [SvcModule.forRoot({ schema: '.svcrc' }), AutogenModule, ExtensionsModule] })",
           'export class AppModule {}',
           '',
         ].join('\n'),
@@ -348,7 +355,7 @@ describe('nest-add schematic', () => {
     it('adds an imports property when the module has none', async () => {
       host.overwrite('/src/app.module.ts', "import { Module } from '@nestjs/common';\n\n@Module({\n  providers: [],\n})\nexport class AppModule {}\n");
       const tree = await nestAdd(host);
-      expect(readText(tree, '/src/app.module.ts')).toContain('@Module({\n  imports: [SvcModule.forRoot({ schema: svcSchema }), AutogenModule],\n  providers: [],\n})');
+      expect(readText(tree, '/src/app.module.ts')).toContain('@Module({\n  imports: [SvcModule.forRoot({ schema: svcSchema }), AutogenModule, ExtensionsModule],\n  providers: [],\n})');
     });
 
     it('inserts configureSvcApp into a custom main.ts and keeps a custom port, with a warning', async () => {

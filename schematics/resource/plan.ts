@@ -12,7 +12,14 @@ import { type EmitOptions, entityFileStem, enumFields, enumTypeName, enumConstNa
 import { emitEntity } from './emit/entity.emitter';
 import { emitGuardsBarrel, emitGuardsModule, emitScopeGuard } from './emit/guards.emitter';
 import { emitModelReexport, emitSchema } from './emit/model.emitter';
-import { emitAutogenModule } from './emit/module.emitter';
+import {
+  EXTENSIONS_MODULE_FILE,
+  emitAutogenModule,
+  emitModuleBase,
+  emitModuleScaffold,
+  teamModuleClass,
+  teamModuleStem,
+} from './emit/module.emitter';
 import { emitServiceBase, emitServiceReexport, emitServiceScaffold } from './emit/service.emitter';
 import {
   emitSmokeApp,
@@ -52,8 +59,21 @@ export interface GenerationPlan {
   readonly files: readonly PlannedFile[];
   /** `.js` or nothing, as in relative imports of the files. */
   readonly importExtension: '' | '.js';
-  /** Team-owned files under `extensionsDir`: created when absent, never overwritten or listed. */
+  /** Team-owned files under `extensionsDir`: created once (the manifest's `scaffolded`), never overwritten. */
   readonly scaffolds: readonly PlannedFile[];
+  /** `<extensionsDir>/extensions.module.ts`, the team's module the app imports. */
+  readonly extensionsModulePath: string;
+  /** The team's module of every entity of the model, which the extensions module imports. */
+  readonly teamModules: readonly TeamModule[];
+}
+
+export interface TeamModule {
+  /** Path of the file from the project root. */
+  readonly path: string;
+  /** `TaskModule`. */
+  readonly className: string;
+  /** Module specifier from the extensions module: `./tasks/task.module`. */
+  readonly specifier: string;
 }
 
 export interface PlanOptions extends EmitOptions {
@@ -86,7 +106,7 @@ export function buildPlan(model: ServiceModel, options: PlanOptions): Generation
 
   const extensionsDir = under('extensions');
   const scaffolds: PlannedFile[] = [];
-  const scaffold = (entity: EntityModel, kind: 'service' | 'controller', content: string): void => {
+  const scaffold = (entity: EntityModel, kind: 'service' | 'controller' | 'module', content: string): void => {
     scaffolds.push({ path: posix.join(extensionsDir, entity.route, `${entity.fileName}.${kind}.ts`), content });
   };
 
@@ -97,12 +117,19 @@ export function buildPlan(model: ServiceModel, options: PlanOptions): Generation
     add(posix.join(autogenDir, `${entityFileStem(entity, 'dto')}.ts`), emitDto(ctx));
     add(posix.join(autogenDir, `${entityFileStem(entity, 'service.base')}.ts`), emitServiceBase(ctx));
     add(posix.join(autogenDir, `${entityFileStem(entity, 'service')}.ts`), emitServiceReexport(ctx), true);
+    add(posix.join(autogenDir, `${entityFileStem(entity, 'module.base')}.ts`), emitModuleBase(ctx));
     scaffold(entity, 'service', emitServiceScaffold(ctx));
     if (entity.http) {
       add(posix.join(autogenDir, `${entityFileStem(entity, 'controller.base')}.ts`), emitControllerBase(ctx));
       scaffold(entity, 'controller', emitControllerScaffold(ctx));
     }
+    scaffold(entity, 'module', emitModuleScaffold(ctx));
   }
+  const teamModules = model.entities.map((entity) => ({
+    path: posix.join(extensionsDir, `${teamModuleStem(entity)}.ts`),
+    className: teamModuleClass(entity),
+    specifier: `./${teamModuleStem(entity)}${options.importExtension}`,
+  }));
   add(posix.join(autogenDir, 'autogen.module.ts'), emitAutogenModule(model, options));
   add(posix.join(autogenDir, 'svc.schema.ts'), emitSchema(options.raw));
   add(posix.join(autogenDir, 'svc.model.ts'), emitModelReexport(options), true);
@@ -130,6 +157,8 @@ export function buildPlan(model: ServiceModel, options: PlanOptions): Generation
     files,
     importExtension: options.importExtension,
     scaffolds,
+    extensionsModulePath: posix.join(extensionsDir, EXTENSIONS_MODULE_FILE),
+    teamModules,
   };
 }
 
@@ -145,7 +174,7 @@ const DTO_FILE_IMPORTS = [
 ];
 
 /** Names of the generated module and schema, which entity classes must not reuse. */
-const GENERATED_NAMES = ['AutogenModule', 'GuardsModule', 'svcSchema', 'svcModel'];
+const GENERATED_NAMES = ['AutogenModule', 'GuardsModule', 'ExtensionsModule', 'svcSchema', 'svcModel'];
 
 /**
  * Names that generated code would declare twice, or that shadow an imported name: problems the
@@ -166,7 +195,7 @@ export function nameCollisions(model: ServiceModel): string[] {
   };
   for (const entity of model.entities) {
     const origin = `entity "${entity.name}"`;
-    for (const suffix of ['', 'Service', 'ServiceBase', 'Controller', 'ControllerBase']) declare(`${entity.name}${suffix}`, origin);
+    for (const suffix of ['', 'Service', 'ServiceBase', 'Controller', 'ControllerBase', 'Module', 'ModuleBase']) declare(`${entity.name}${suffix}`, origin);
     for (const prefix of ['Create', 'Update', 'Replace', 'BulkCreate']) declare(`${prefix}${entity.name}Dto`, origin, true);
     for (const field of enumFields(entity)) {
       const fieldOrigin = `field "${entity.name}.${field.name}"`;

@@ -98,7 +98,7 @@ describe('resource schematic', () => {
         "export * from './svc.schema';",
         "export * from './owners/owner.entity';",
         "export * from './owners/owner.dto';",
-        "export * from './owners/owner.service.base';",
+        "export * from './owners/owner.module.base';",
       ]);
       const guards = bodyOf(readText(tree, '/src/guards/guards.module.ts'));
       expect(guards).toContain("import { SvcGuardsModule } from '@svc/nest';\n");
@@ -172,15 +172,16 @@ describe('resource schematic', () => {
       expect(create).toContain("  @ValidateIf((_, value) => value !== undefined)\n  @IsUUID('all')\n  organizationId?: string;\n");
     });
 
-    it('http: false generates no controller but keeps the entity and service registered', () => {
+    it('http: false generates no controller but keeps the entity and service registered, in the team module', () => {
       expect(tree.exists('/src/autogen/organizations/organization.controller.base.ts')).toBe(false);
       expect(tree.exists('/src/extensions/organizations/organization.controller.ts')).toBe(false);
       expect(tree.exists('/src/autogen/organizations/organization.service.base.ts')).toBe(true);
       expect(tree.exists('/src/extensions/organizations/organization.service.ts')).toBe(true);
       expect(tree.exists('/src/autogen/organizations/organization.dto.ts')).toBe(true);
-      const module = bodyOf(readText(tree, '/src/autogen/autogen.module.ts'));
-      expect(module).toContain('controllers: [AccountController],');
-      expect(module).toContain('{ provide: OrganizationServiceBase, useExisting: OrganizationService }');
+      const teamModule = readText(tree, '/src/extensions/organizations/organization.module.ts');
+      expect(teamModule).not.toContain('controllers');
+      expect(teamModule).toContain('providers: [OrganizationService, { provide: OrganizationServiceBase, useExisting: OrganizationService }],');
+      expect(readText(tree, '/src/extensions/accounts/account.module.ts')).toContain('controllers: [AccountController],');
     });
   });
 
@@ -188,7 +189,7 @@ describe('resource schematic', () => {
     it.each(['Task', 'task', 'TASK', 'tasks'])('generates one entity named %s, plus the shared files and the entities its relations reach', async (name) => {
       const tree = await generate(host, goldenSvcrc, { entity: name });
       const filesOf = (route: string, fileName: string): string[] =>
-        ['controller.base', 'dto', 'entity', 'service.base'].map((kind) => `/src/autogen/${route}/${fileName}.${kind}.ts`);
+        ['controller.base', 'dto', 'entity', 'module.base', 'service.base'].map((kind) => `/src/autogen/${route}/${fileName}.${kind}.ts`);
       // Task belongs to a Project and has Comments: both hold the inverse side of a relation.
       expect(generatedUnder(tree, '/src/autogen/').filter((path) => path.split('/').length > 4)).toEqual([
         ...filesOf('comments', 'comment'),
@@ -207,7 +208,7 @@ describe('resource schematic', () => {
 
     it.each(['loan-item', 'LoanItem', 'loanitem', 'loan-items'])('matches %s (kebab form from nest g, any case, route) through name too', async (name) => {
       const tree = await generate(host, goldenSvcrc, { name });
-      expect(generatedUnder(tree, '/src/autogen/loan-items/')).toHaveLength(4);
+      expect(generatedUnder(tree, '/src/autogen/loan-items/')).toHaveLength(5);
       expect(generatedUnder(tree, '/src/autogen/tasks/')).toEqual([]);
     });
 
@@ -224,7 +225,9 @@ describe('resource schematic', () => {
       const controller = bodyOf(readText(tree, '/src/autogen/tasks/task.controller.base.ts'));
       expect(controller).toContain("from './task.dto.js';");
       expect(bodyOf(readText(tree, '/src/autogen/tasks/task.entity.ts'))).toContain("import { Project } from '../projects/project.entity.js';");
-      expect(bodyOf(readText(tree, '/src/autogen/autogen.module.ts'))).toContain("import { TaskService } from '../extensions/tasks/task.service.js';");
+      expect(bodyOf(readText(tree, '/src/autogen/autogen.module.ts'))).toContain("import { TaskModuleBase } from './tasks/task.module.base.js';");
+      expect(readText(tree, '/src/extensions/tasks/task.module.ts')).toContain("import { TaskService } from './task.service.js';");
+      expect(readText(tree, '/src/extensions/extensions.module.ts')).toContain("import { TaskModule } from './tasks/task.module.js';");
       expect(readText(tree, '/src/extensions/tasks/task.controller.ts')).toContain("from '../../autogen/tasks/task.controller.base.js';");
       expect(bodyOf(readText(tree, '/src/autogen/index.ts'))).toContain("export * from './svc.schema.js';");
       expect(bodyOf(readText(tree, '/src/guards/index.ts'))).toBe("export * from './guards.module.js';\nexport * from './scope.guard.js';\n");
@@ -290,6 +293,19 @@ describe('resource schematic', () => {
         '.svcrc cannot be generated:\n' +
           '  - entity "AutogenModule" and the generator both generate "AutogenModule"; rename one of them\n' +
           '  - entity "ProjectStatus" and field "Project.status" both generate "ProjectStatus"; rename one of them',
+      );
+    });
+
+    it('refuses entities whose modules would take the name of another class: Extensions, or Task beside TaskModule', async () => {
+      const svcrc = {
+        version: 2,
+        entities: ['Extensions', 'Task', 'TaskModule'].map((name) => ({ name, fields: [{ name: 'x', type: 'text' }] })),
+        relationships: [],
+      };
+      await expect(generate(host, svcrc)).rejects.toThrow(
+        '.svcrc cannot be generated:\n' +
+          '  - entity "Extensions" and the generator both generate "ExtensionsModule"; rename one of them\n' +
+          '  - entity "TaskModule" and entity "Task" both generate "TaskModule"; rename one of them',
       );
     });
 

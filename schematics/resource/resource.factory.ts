@@ -1,8 +1,10 @@
 /**
  * `resource` (alias `svc-resource`): generates `<sourceRoot>/autogen/**` and `<sourceRoot>/guards/**`
  * from `.svcrc`, safely: unchanged files are left alone, hand-edited ones are refused, files of
- * removed entities are deleted. In `extensions/` it only creates each entity's service and
- * controller subclass when absent, and never modifies or deletes a file there.
+ * removed entities are deleted. In `extensions/` it creates each entity's service, controller and
+ * module, and the extensions module, once; afterwards it only registers a new entity's module in
+ * the extensions module (and the extensions module in the app module, when it creates it), and
+ * deletes only the untouched files of removed entities.
  *
  * The files come from TypeScript emitters (`emit/*.emitter.ts`) rather than templates: import
  * lists depend on which decorators a file uses, and lines wrap the way Prettier wraps them, which
@@ -26,7 +28,7 @@ import { entityFileStem } from './emit/emit-context';
 import type { SmokePlatform } from './emit/smoke.emitter';
 import { buildPlan, type GenerationPlan, nameCollisions } from './plan';
 import type { ResourceSchema } from './resource.schema';
-import { planSync, refuseHandEdits, removeOrphans, type SyncOptions, writeGeneratedFiles, writeManifest } from './sync';
+import { planSync, refuseHandEdits, removeOrphans, type SyncOptions, warnAboutWiring, writeGeneratedFiles, writeManifest } from './sync';
 
 interface NormalizedOptions {
   readonly model: ServiceModel;
@@ -145,6 +147,7 @@ function syncGeneratedFiles({ plan, sync }: NormalizedOptions): Rule {
       writeGeneratedFiles(actions),
       sync.removeOrphans ? removeOrphans(actions, plan) : noop(),
       writeManifest(plan, actions),
+      warnAboutWiring(actions),
     ]);
   };
 }

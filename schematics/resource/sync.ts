@@ -1,12 +1,16 @@
 /**
  * Safe regeneration: applies a plan to the tree, writing only files whose text changed, refusing
  * to overwrite or delete a generated file that was edited by hand (unless forced), deleting files
- * of entities that left `.svcrc`, and keeping the manifest of generated files.
+ * of entities that left `.svcrc`, creating the team's files once, and keeping the manifest of
+ * generated files (and of the team files it created).
  */
 import { type Rule, SchematicsException, type Tree } from '@angular-devkit/schematics';
+import { posix } from 'node:path';
 import { looksGenerated, parseGenerated } from '../utils/generated-file';
 import { emitControllerScaffold } from './emit/controller.emitter';
+import { EXTENSIONS_MODULE_CLASS, emitExtensionsModuleScaffold, emitModuleScaffold } from './emit/module.emitter';
 import { emitServiceScaffold } from './emit/service.emitter';
+import { type ModuleReference, registerModules, unregisterModules } from './module-registration';
 import type { GenerationPlan } from './plan';
 
 export interface Manifest {
@@ -14,6 +18,11 @@ export interface Manifest {
   readonly sourceHash: string;
   /** Generated path → content hash. */
   readonly files: Readonly<Record<string, string>>;
+  /**
+   * Team-owned files the generator has created once (under `src/extensions/`): never created again,
+   * so a team file moved, renamed or deleted stays so. Absent in manifests of earlier versions.
+   */
+  readonly scaffolded?: readonly string[];
 }
 
 export interface SyncOptions {
@@ -29,6 +38,14 @@ export interface SyncActions {
   readonly remove: readonly string[];
   /** Team-owned files to create because they do not exist yet. */
   readonly scaffold: readonly { readonly path: string; readonly content: string }[];
+  /**
+   * Team-owned module files edited to register a team module: the extensions module gains the
+   * module of a new entity (or loses that of a removed one), the app module gains the extensions
+   * module when it is created.
+   */
+  readonly wiring: readonly { readonly path: string; readonly content: string }[];
+  /** What the team has to wire by hand, because its files could not be edited safely. */
+  readonly warnings: readonly string[];
   /** Hand-edited files the sync would overwrite or delete, with why they count as edited. */
   readonly conflicts: readonly string[];
   readonly manifest: string;
@@ -46,7 +63,8 @@ export function readManifest(tree: Tree, path: string, force: boolean): Manifest
   try {
     const value = JSON.parse(text) as Partial<Manifest>;
     if (typeof value.files !== 'object' || value.files === null) throw new Error('no "files" object');
-    return { generator: '@svc/nest', sourceHash: String(value.sourceHash ?? ''), files: value.files };
+    const scaffolded = Array.isArray(value.scaffolded) ? value.scaffolded.filter((path): path is string => typeof path === 'string') : undefined;
+    return { generator: '@svc/nest', sourceHash: String(value.sourceHash ?? ''), files: value.files, ...(scaffolded ? { scaffolded } : {}) };
   } catch (error) {
     if (force) return null;
     throw new SchematicsException(
@@ -80,9 +98,9 @@ function generatedFilesUnder(tree: Tree, dir: string): string[] {
   return found;
 }
 
-function manifestText(plan: GenerationPlan, files: Record<string, string>): string {
+function manifestText(plan: GenerationPlan, files: Record<string, string>, scaffolded: ReadonlySet<string>): string {
   const sorted = Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  const manifest: Manifest = { generator: '@svc/nest', sourceHash: plan.sourceHash, files: sorted };
+  const manifest: Manifest = { generator: '@svc/nest', sourceHash: plan.sourceHash, files: sorted, scaffolded: [...scaffolded].sort() };
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
@@ -100,13 +118,20 @@ function untouchedScaffoldsOfRemoved(tree: Tree, plan: GenerationPlan, removed: 
   const bases = removed.map((path) => /^(.*)\/([^/]+)\/([^/]+)\.service\.base\.ts$/.exec(path)).filter((match) => match !== null);
   for (const [, dir, route, fileName] of bases) {
     if (dir !== plan.autogenDir || plan.files.some((file) => isUnder(file.path, `${plan.autogenDir}/${route}`))) continue;
-    for (const kind of ['service', 'controller'] as const) {
+    for (const kind of ['service', 'controller', 'module'] as const) {
       const path = `${plan.extensionsDir}/${route}/${fileName}.${kind}.ts`;
       const text = tree.read(path)?.toString('utf8');
-      const name = text === undefined ? undefined : new RegExp(`export class (\\w+)${kind === 'service' ? 'Service' : 'Controller'} extends`).exec(text)?.[1];
+      const suffix = { service: 'Service extends', controller: 'Controller extends', module: 'Module \\{\\}' }[kind];
+      const name = text === undefined ? undefined : new RegExp(`export class (\\w+)${suffix}`).exec(text)?.[1];
       if (text === undefined || name === undefined) continue;
       const ctx = { entity: { name, route, fileName }, importExtension: plan.importExtension };
-      if (sameText(text, kind === 'service' ? emitServiceScaffold(ctx) : emitControllerScaffold(ctx))) untouched.push(path);
+      const scaffolds =
+        kind === 'service'
+          ? [emitServiceScaffold(ctx)]
+          : kind === 'controller'
+            ? [emitControllerScaffold(ctx)]
+            : [true, false].map((http) => emitModuleScaffold({ ...ctx, entity: { ...ctx.entity, http } }));
+      if (scaffolds.some((scaffold) => sameText(text, scaffold))) untouched.push(path);
     }
   }
   return untouched;
@@ -158,8 +183,80 @@ export function planSync(tree: Tree, plan: GenerationPlan, options: SyncOptions)
       if (!produced.has(path) && tree.exists(path)) hashes[path] = hash;
     }
   }
-  const scaffold = plan.scaffolds.filter((file) => protect(file.path) && !tree.exists(file.path));
-  return { write, remove, scaffold, conflicts, manifest: manifestText(plan, hashes) };
+  const recorded = new Set(manifest?.scaffolded ?? []);
+  const scaffold = plan.scaffolds.filter((file) => protect(file.path) && !tree.exists(file.path) && !recorded.has(file.path));
+  const wiring = teamWiring(tree, plan, scaffold, remove, recorded);
+  // After this run every planned team file has been created once; a full run forgets removed entities'.
+  const scaffolded = new Set([
+    ...(options.removeOrphans ? [] : recorded),
+    ...plan.scaffolds.map((file) => file.path),
+    ...wiring.created.map((file) => file.path),
+  ]);
+  if (recorded.has(plan.extensionsModulePath) || tree.exists(plan.extensionsModulePath)) scaffolded.add(plan.extensionsModulePath);
+  return {
+    write,
+    remove,
+    scaffold: [...scaffold, ...wiring.created],
+    wiring: wiring.edited,
+    warnings: wiring.warnings,
+    conflicts,
+    manifest: manifestText(plan, hashes, scaffolded),
+  };
+}
+
+/** The team module a path of the extensions folder holds, if it is one (`<route>/<file>.module.ts`). */
+function teamModuleAt(tree: Tree, plan: GenerationPlan, path: string): ModuleReference | null {
+  const prefix = `${plan.extensionsDir}/`;
+  const stem = path.slice(prefix.length, -'.ts'.length);
+  if (!path.startsWith(prefix) || !path.endsWith('.module.ts') || stem.split('/').length !== 2) return null;
+  const className = /export class (\w+Module) \{\}/.exec(tree.read(path)?.toString('utf8') ?? '')?.[1];
+  return className === undefined ? null : { className, specifier: `./${stem}${plan.importExtension}` };
+}
+
+/**
+ * Keeps the team's modules reachable from the app without generated code importing them: creates
+ * the extensions module (importing every team module) and imports it in the app module beside
+ * `AutogenModule`, or adds the modules created now to the extensions module that exists, and takes
+ * out those deleted now.
+ */
+function teamWiring(
+  tree: Tree,
+  plan: GenerationPlan,
+  scaffold: readonly { readonly path: string }[],
+  remove: readonly string[],
+  recorded: ReadonlySet<string>,
+): { created: { path: string; content: string }[]; edited: { path: string; content: string }[]; warnings: string[] } {
+  const scaffolded = new Set(scaffold.map((file) => file.path));
+  const created = plan.teamModules.filter((module) => scaffolded.has(module.path));
+  const removed = remove.map((path) => teamModuleAt(tree, plan, path)).filter((module) => module !== null);
+  const path = plan.extensionsModulePath;
+  const existing = tree.read(path)?.toString('utf8');
+  if (existing === undefined && recorded.has(path)) {
+    const names = created.map((module) => module.className).join(', ');
+    return { created: [], edited: [], warnings: created.length === 0 ? [] : [`${path} is gone: import ${names} in one of your modules yourself`] };
+  }
+  if (existing === undefined) {
+    const modules = plan.teamModules.filter((module) => scaffolded.has(module.path) || (tree.exists(module.path) && !remove.includes(module.path)));
+    if (modules.length === 0) return { created: [], edited: [], warnings: [] };
+    const appModule = posix.join(plan.sourceRoot, 'app.module.ts');
+    const appText = tree.read(appModule)?.toString('utf8');
+    const specifier = `./${posix.relative(posix.dirname(appModule), path.replace(/\.ts$/, ''))}${plan.importExtension}`;
+    // Only an app module wired to the generated code (`nest add`, `svc init`, an older generation) imports the team's too.
+    const wired = appText !== undefined && /\bAutogenModule\b/.test(appText);
+    const app = wired ? registerModules(appModule, appText, 'AppModule', [{ className: EXTENSIONS_MODULE_CLASS, specifier }]) : { text: appText, warnings: [] };
+    return {
+      created: [{ path, content: emitExtensionsModuleScaffold(modules) }],
+      edited: app.text === undefined || app.text === appText ? [] : [{ path: appModule, content: app.text }],
+      warnings: [...app.warnings],
+    };
+  }
+  const added = registerModules(path, existing, EXTENSIONS_MODULE_CLASS, created);
+  const taken = unregisterModules(path, added.text, EXTENSIONS_MODULE_CLASS, removed);
+  return {
+    created: [],
+    edited: taken.text === existing ? [] : [{ path, content: taken.text }],
+    warnings: [...added.warnings, ...taken.warnings],
+  };
 }
 
 /** Throws, naming every hand-edited file, unless forced. */
@@ -185,6 +282,13 @@ export function writeGeneratedFiles(actions: SyncActions): Rule {
       else tree.create(file.path, file.content);
     }
     for (const file of actions.scaffold) tree.create(file.path, file.content);
+    for (const file of actions.wiring) tree.overwrite(file.path, file.content);
+  };
+}
+
+export function warnAboutWiring(actions: SyncActions): Rule {
+  return (_tree, context) => {
+    for (const warning of actions.warnings) context.logger.warn(warning);
   };
 }
 

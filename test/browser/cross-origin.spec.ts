@@ -24,6 +24,7 @@ import { seedWorld, tableRows, type World } from '../apps/tenancy/fixtures';
 import { TENANCY_JWT_SECRET } from '../apps/tenancy/src/app.module';
 import { AutogenModule } from '../apps/tenancy/src/autogen/autogen.module';
 import { svcSchema } from '../apps/tenancy/src/autogen/svc.schema';
+import { ExtensionsModule } from '../apps/tenancy/src/extensions/extensions.module';
 import { type AdapterChoice, type RunningApp, startApp } from '../support/start-app';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -50,6 +51,7 @@ function appModule(origin: string) {
       imports: [
         SvcModule.forRoot({ schema, env: { ...env, JWT_SECRET: TENANCY_JWT_SECRET } }),
         AutogenModule,
+        ExtensionsModule,
         SvcGuardsModule.forRoot({ global: true }),
       ],
     };

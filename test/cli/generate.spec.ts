@@ -3,7 +3,7 @@
  */
 import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertBuilt, svc, tempDir, writeJson } from './generate.helpers';
+import { assertBuilt, readJson, svc, tempDir, writeJson } from './generate.helpers';
 
 const TASKS = {
   $schema: './node_modules/@svc/nest/schemas/svcrc.schema.json',
@@ -197,7 +197,7 @@ describe('svc generate', () => {
     expect(readFileSync(entity, 'utf8')).not.toContain('// my change');
   });
 
-  it('never changes nor deletes a file in src/extensions/, creating only the missing subclasses', () => {
+  it('never changes nor deletes a file in src/extensions/, and creates a team file only once', () => {
     project();
     svc(dir, ['generate']);
     const custom = join(dir, 'src/extensions/tasks.extra.ts');
@@ -211,6 +211,14 @@ describe('svc generate', () => {
     expect(svc(dir, ['generate']).code).toBe(0);
     expect(readFileSync(custom, 'utf8')).toBe('export const extra = 1;\n');
     expect(readFileSync(service, 'utf8')).toMatch(/\/\/ mine\n$/);
+    // Deleted (or moved) by the team: not created again, as the manifest's `scaffolded` remembers.
+    expect(existsSync(controller)).toBe(false);
+    const manifestPath = join(dir, 'src/autogen/.svc-manifest.json');
+    const manifest = readJson(manifestPath);
+    expect(manifest.scaffolded).toContain('src/extensions/projects/project.controller.ts');
+    // Taken out of that list, it is created again as first written.
+    writeJson(manifestPath, { ...manifest, scaffolded: manifest.scaffolded.filter((path: string) => path !== 'src/extensions/projects/project.controller.ts') });
+    expect(svc(dir, ['generate']).code).toBe(0);
     expect(readFileSync(controller, 'utf8')).toBe(generatedController);
   });
 

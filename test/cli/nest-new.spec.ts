@@ -78,6 +78,10 @@ describe('nest new, nest add @svc/nest, nest g svc-resource, then the project as
     const output = nest(['g', 'svc-resource', 'task']);
     expect(output).toContain('CREATE src/autogen/tasks/task.entity.ts');
     expect(output).toContain('UPDATE src/autogen/notes/note.entity.ts');
+    // The team's module of Task, registered in the team's extensions module (GET /tasks below answers through it).
+    expect(output).toContain('CREATE src/extensions/tasks/task.module.ts');
+    expect(output).toContain('UPDATE src/extensions/extensions.module.ts');
+    expect(readFileSync(join(project, 'src/extensions/extensions.module.ts'), 'utf8')).toContain("import { TaskModule } from './tasks/task.module.js';");
     expect(readFileSync(join(project, 'src/autogen/notes/note.entity.ts'), 'utf8')).toContain('tasks?: Task[];');
   }, STEP_TIMEOUT_MS);
 

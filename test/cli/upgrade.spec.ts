@@ -24,9 +24,11 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-it('keeps every hand-written file, removes obsolete generated ones through the manifest, and still compiles', () => {
+it('keeps every hand-written file, registers the team modules in its extensions module, removes obsolete generated ones through the manifest, and still compiles', () => {
+  const extensionsModule = join(dir, 'src', 'extensions', 'extensions.module.ts');
   const handWritten = [...filesUnder(join(dir, 'src', 'extensions')), join(dir, 'src', 'app.module.ts'), join(dir, 'src', 'main.ts')];
-  const before = new Map(handWritten.map((file) => [file, readFileSync(file, 'utf8')]));
+  const before = new Map(handWritten.filter((file) => file !== extensionsModule).map((file) => [file, readFileSync(file, 'utf8')]));
+  const extensionsBefore = readFileSync(extensionsModule, 'utf8');
   const manifestBefore = JSON.parse(readFileSync(join(dir, 'src', 'autogen', '.svc-manifest.json'), 'utf8')) as { files: Record<string, string> };
   expect(Object.keys(manifestBefore.files)).toContain('src/autogen/loans/loan.controller.ts');
 
@@ -35,16 +37,28 @@ it('keeps every hand-written file, removes obsolete generated ones through the m
   expect(run.code).toBe(0);
 
   for (const [file, text] of before) expect({ file, text: readFileSync(file, 'utf8') }).toEqual({ file, text });
+  // The team's own extensions module (the app module imports it) gains the team module of each entity, and nothing else changes.
+  const modules = ['BranchModule', 'MemberModule', 'BookCopyModule', 'LoanModule', 'AuditEventModule'];
+  const paths = ['branches/branch', 'members/member', 'book-copies/book-copy', 'loans/loan', 'audit-events/audit-event'];
+  expect(readFileSync(extensionsModule, 'utf8')).toBe(
+    extensionsBefore
+      .replace(
+        "import { LoanAuditListener } from './loan-audit.listener';\n",
+        `import { LoanAuditListener } from './loan-audit.listener';\n${modules.map((name, index) => `import { ${name} } from './${paths[index]}.module';\n`).join('')}`,
+      )
+      .replace('imports: [AutogenModule],', `imports: [AutogenModule, ${modules.join(', ')}],`),
+  );
   for (const route of ['branches/branch', 'members/member', 'book-copies/book-copy', 'loans/loan']) {
     expect(existsSync(join(dir, 'src', 'autogen', `${route}.controller.ts`))).toBe(false);
     expect(existsSync(join(dir, 'src', 'autogen', `${route}.controller.base.ts`))).toBe(true);
     expect(existsSync(join(dir, 'src', 'extensions', `${route}.controller.ts`))).toBe(true);
     expect(existsSync(join(dir, 'src', 'extensions', `${route}.service.ts`))).toBe(true);
   }
-  // 0.1.0 import paths still resolve: the app module imports svcModel, the extensions import the services from autogen/.
+  // 0.1.0 import paths still resolve: the app module imports svcModel, the extensions import the services from autogen/
+  // (the generated base class, which the team's module provides as the team's service).
   expect(readFileSync(join(dir, 'src', 'autogen', 'svc.model.ts'), 'utf8')).toContain("export { svcSchema as svcModel } from './svc.schema';");
   expect(readFileSync(join(dir, 'src', 'autogen', 'audit-events', 'audit-event.service.ts'), 'utf8')).toContain(
-    "export { AuditEventService } from '../../extensions/audit-events/audit-event.service';",
+    "export { AuditEventServiceBase as AuditEventService } from './audit-event.service.base';",
   );
   const manifest = JSON.parse(readFileSync(join(dir, 'src', 'autogen', '.svc-manifest.json'), 'utf8')) as { files: Record<string, string> };
   expect(Object.keys(manifest.files)).not.toContain('src/autogen/loans/loan.controller.ts');

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { AutogenModule } from '../apps/crud/src/autogen/autogen.module';
+import { ExtensionsModule } from '../apps/crud/src/extensions/extensions.module';
 import { DATABASE_KINDS } from '../support/databases';
 import { httpClient } from '../support/http';
 import { type RunningApp, startApp, SvcModule } from '../support/start-app';
@@ -19,7 +20,7 @@ function requireIfMatchAppModule(env: Record<string, string>): DynamicModule {
   @Module({})
   class RequireIfMatchAppModule {}
   const schema = { ...svcrc, api: { ...svcrc.api, requireIfMatch: true, cors: { origin: ['https://app.example'] } } };
-  return { module: RequireIfMatchAppModule, imports: [SvcModule.forRoot({ schema, env }), AutogenModule] };
+  return { module: RequireIfMatchAppModule, imports: [SvcModule.forRoot({ schema, env }), AutogenModule, ExtensionsModule] };
 }
 
 describe.each(DATABASE_KINDS)('on Fastify with api.requireIfMatch (%s)', (kind) => {

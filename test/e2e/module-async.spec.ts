@@ -2,6 +2,7 @@ import { type DynamicModule, Injectable, Module } from '@nestjs/common';
 import { join } from 'node:path';
 import { SvcModule } from '@svc/nest';
 import { AutogenModule } from '../apps/crud/src/autogen/autogen.module';
+import { ExtensionsModule } from '../apps/crud/src/extensions/extensions.module';
 import { DATABASE_KINDS } from '../support/databases';
 import { httpClient } from '../support/http';
 import { type RunningApp, startApp } from '../support/start-app';
@@ -28,6 +29,7 @@ function asyncAppModule(env: Record<string, string>): DynamicModule {
         useFactory: (config: AppConfig) => ({ schema: join(__dirname, '..', 'apps', 'crud', '.svcrc'), env: config.env }),
       }),
       AutogenModule,
+      ExtensionsModule,
     ],
   };
 }

@@ -138,7 +138,7 @@ describe('a new user', () => {
           "import { svcSchema } from './autogen/svc.schema';",
           "import { svcSchema } from './autogen/svc.schema';\nimport { HelloModule } from './extensions/hello.module';",
         )
-        .replace('AutogenModule]', 'AutogenModule, HelloModule]'),
+        .replace('ExtensionsModule]', 'ExtensionsModule, HelloModule]'),
     );
     const extensions = snapshot(join(project, 'src', 'extensions'));
 
@@ -147,12 +147,17 @@ describe('a new user', () => {
     const generated = svc('generate').stdout;
     expect(generated).toContain('CREATE src/autogen/books/book.entity.ts');
     expect(generated).toContain('DELETE src/autogen/notes/note.entity.ts');
-    // The hand-written module is untouched; each entity got its subclasses, the starter Note's went with it.
-    const handWritten = Object.fromEntries(Object.entries(extensions).filter(([path]) => !path.startsWith('notes')));
+    // The hand-written module is untouched; each entity got its subclasses and module, the starter Note's went with it,
+    // and the extensions module imports the new modules instead of Note's.
+    const handWritten = Object.fromEntries(Object.entries(extensions).filter(([path]) => !path.startsWith('notes') && path !== 'extensions.module.ts'));
     expect(Object.keys(handWritten)).toEqual(expect.arrayContaining(['hello.module.ts']));
     expect(snapshot(join(project, 'src', 'extensions'))).toEqual(expect.objectContaining(handWritten));
     expect(existsSync(join(project, 'src', 'extensions', 'books', 'book.service.ts'))).toBe(true);
+    expect(existsSync(join(project, 'src', 'extensions', 'books', 'book.module.ts'))).toBe(true);
     expect(existsSync(join(project, 'src', 'extensions', 'notes', 'note.service.ts'))).toBe(false);
+    const extensionsModule = readFileSync(join(project, 'src', 'extensions', 'extensions.module.ts'), 'utf8');
+    expect(extensionsModule).toContain('imports: [AuthorModule, BookModule, TagModule],');
+    expect(extensionsModule).not.toContain('NoteModule');
     const teamFiles = snapshot(join(project, 'src', 'extensions'));
     run('npm', ['run', 'build'], project);
     let port = await startApp(project);
@@ -190,13 +195,26 @@ describe('a new user', () => {
     const regenerated = svc('generate').stdout;
     expect(regenerated).toContain('UPDATE src/autogen/books/book.entity.ts');
     expect(regenerated).toContain('DELETE src/autogen/tags/tag.entity.ts');
-    // Tag's subclasses, still exactly as svc generate created them, go with it; every other team file stays as it was.
-    expect(regenerated.split('\n').filter((line) => line.includes('src/extensions/'))).toEqual([
-      'DELETE src/extensions/tags/tag.service.ts',
+    // Tag's subclasses and module, still exactly as svc generate created them, go with it, and out of the extensions
+    // module; every other team file stays as it was.
+    expect(regenerated.split('\n').filter((line) => line.includes('src/extensions/')).sort()).toEqual([
       'DELETE src/extensions/tags/tag.controller.ts',
+      'DELETE src/extensions/tags/tag.module.ts',
+      'DELETE src/extensions/tags/tag.service.ts',
+      'UPDATE src/extensions/extensions.module.ts',
     ]);
-    const { ['tags/tag.service.ts']: _service, ['tags/tag.controller.ts']: _controller, ...kept } = teamFiles;
-    expect(snapshot(join(project, 'src', 'extensions'))).toEqual(kept);
+    const {
+      ['tags/tag.service.ts']: _service,
+      ['tags/tag.controller.ts']: _controller,
+      ['tags/tag.module.ts']: _module,
+      ['extensions.module.ts']: extensionsBefore,
+      ...kept
+    } = teamFiles;
+    const { ['extensions.module.ts']: extensionsAfter, ...keptAfter } = snapshot(join(project, 'src', 'extensions'));
+    expect(keptAfter).toEqual(kept);
+    expect(extensionsAfter).toBe(
+      extensionsBefore.replace("import { TagModule } from './tags/tag.module';\n", '').replace(', TagModule]', ']'),
+    );
     run('npm', ['run', 'build'], project);
     port = await startApp(project);
 

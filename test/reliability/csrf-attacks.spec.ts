@@ -11,6 +11,7 @@ import { SvcAuthGuard, svcFastifyOptions, SvcGuardsModule, SvcModule } from '@sv
 import { bearer, mintToken, seedWorld, tableRows, type World } from '../apps/tenancy/fixtures';
 import { AutogenModule } from '../apps/tenancy/src/autogen/autogen.module';
 import { svcSchema } from '../apps/tenancy/src/autogen/svc.schema';
+import { ExtensionsModule } from '../apps/tenancy/src/extensions/extensions.module';
 import { TENANCY_JWT_SECRET } from '../apps/tenancy/src/app.module';
 import type { AdapterChoice } from '../support/start-app';
 import type { Test } from 'supertest';
@@ -43,6 +44,7 @@ function appModule(mode: 'global' | 'per-controller', extraEnv: Record<string, s
       imports: [
         SvcModule.forRoot({ schema, env: { ...env, JWT_SECRET: TENANCY_JWT_SECRET, ...extraEnv } }),
         AutogenModule,
+        ExtensionsModule,
         ...(mode === 'global' ? [SvcGuardsModule.forRoot({ global: true })] : []),
       ],
       controllers: [ProbeController],

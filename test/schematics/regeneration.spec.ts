@@ -17,6 +17,7 @@ const golden = JSON.parse(goldenSvcrc) as {
 
 const TASK_ENTITY = '/src/autogen/tasks/task.entity.ts';
 const MANIFEST = '/src/autogen/.svc-manifest.json';
+const EXTENSIONS_MODULE = '/src/extensions/extensions.module.ts';
 
 /** The golden `.svcrc` with a field added to Task. */
 function withTaskField(): object {
@@ -199,12 +200,47 @@ describe('regeneration', () => {
       const before = snapshot(first);
       const next = await generate(first, withoutLoanItem(), { force: true });
       const after = snapshot(next);
-      // Except the removed entity's subclasses still exactly as first created (see "entities removed from .svcrc").
-      const team = (file: string): boolean => file.startsWith('/src/extensions/') && !file.startsWith('/src/extensions/loan-items/');
+      // Except the removed entity's subclasses still exactly as first created (see "entities removed from .svcrc"), and
+      // their module's registration in the extensions module.
+      const team = (file: string): boolean =>
+        file.startsWith('/src/extensions/') && !file.startsWith('/src/extensions/loan-items/') && file !== EXTENSIONS_MODULE;
       for (const path of [...before.keys()].filter(team)) {
         expect(after.get(path)).toBe(before.get(path));
       }
       expect(changedPaths(before, after).filter(team)).toEqual([]);
+      expect(after.get(EXTENSIONS_MODULE)).toBe(
+        before.get(EXTENSIONS_MODULE)?.replace("import { LoanItemModule } from './loan-items/loan-item.module';\n", '').replace(', LoanItemModule]', ']'),
+      );
+    });
+
+    it('adds the module of an entity new in .svcrc to the extensions module, keeping the team\'s edits of it', async () => {
+      const next = await generate(first, withoutLoanItem());
+      const edited = readText(next, EXTENSIONS_MODULE)
+        .replace("import { Module } from '@nestjs/common';\n", "import { Module } from '@nestjs/common';\nimport { AuditListener } from './audit.listener';\n")
+        .replace('  imports: [OwnerModule, ProjectModule, TaskModule, CommentModule],\n', '  imports: [OwnerModule, ProjectModule, TaskModule, CommentModule],\n  providers: [AuditListener],\n');
+      next.overwrite(EXTENSIONS_MODULE, edited);
+      const again = await generate(next, goldenSvcrc);
+      expect(again.exists('/src/extensions/loan-items/loan-item.module.ts')).toBe(true);
+      expect(readText(again, EXTENSIONS_MODULE)).toBe(
+        edited
+          .replace("import { TaskModule } from './tasks/task.module';\n", "import { TaskModule } from './tasks/task.module';\nimport { LoanItemModule } from './loan-items/loan-item.module';\n")
+          .replace('CommentModule],', 'CommentModule, LoanItemModule],'),
+      );
+      // A second run adds nothing twice.
+      expect((await generate(again)).actions).toEqual([]);
+    });
+
+    it('never creates a team file again: a moved, renamed or deleted one stays so, and src/autogen/ does not change', async () => {
+      const controller = readText(first, '/src/extensions/tasks/task.controller.ts');
+      first.delete('/src/extensions/tasks/task.controller.ts');
+      first.create('/src/extensions/tasks/http/task-routes.controller.ts', controller.replaceAll("'../../autogen/", "'../../../autogen/"));
+      const module = readText(first, '/src/extensions/tasks/task.module.ts');
+      first.overwrite('/src/extensions/tasks/task.module.ts', module.replace("'./task.controller'", "'./http/task-routes.controller'"));
+      first.delete('/src/extensions/smoke-setup.ts');
+      const next = await generate(first);
+      expect(next.actions).toEqual([]);
+      expect(next.exists('/src/extensions/tasks/task.controller.ts')).toBe(false);
+      expect(next.exists('/src/extensions/smoke-setup.ts')).toBe(false);
     });
   });
 

@@ -44,6 +44,7 @@ describe('runResourceSchematic', () => {
       'src/autogen/loan-items/loan-item.entity.ts',
       'src/autogen/loan-items/loan-item.dto.ts',
       'src/autogen/loan-items/loan-item.service.base.ts',
+      'src/autogen/loan-items/loan-item.module.base.ts',
       'src/autogen/loan-items/loan-item.controller.base.ts',
       // The entity's smoke test, and the shared smoke app and entry file (written like autogen.module.ts).
       'src/autogen/e2e/loan-items.e2e-spec.ts',
@@ -51,6 +52,7 @@ describe('runResourceSchematic', () => {
       'src/autogen/e2e/smoke.e2e-spec.ts',
       'src/extensions/loan-items/loan-item.service.ts',
       'src/extensions/loan-items/loan-item.controller.ts',
+      'src/extensions/loan-items/loan-item.module.ts',
     ]);
   });
 

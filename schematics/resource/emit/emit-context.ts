@@ -33,7 +33,7 @@ export function writableColumns(entity: EntityModel): ColumnModel[] {
 }
 
 /** `tasks/task.entity`, relative to the autogen folder, without extension. */
-export function entityFileStem(entity: EntityModel, kind: 'entity' | 'dto' | 'service' | 'service.base' | 'controller.base'): string {
+export function entityFileStem(entity: EntityModel, kind: 'entity' | 'dto' | 'service' | 'service.base' | 'controller.base' | 'module.base'): string {
   return `${entity.route}/${entity.fileName}.${kind}`;
 }
 

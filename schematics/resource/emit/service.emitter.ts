@@ -35,12 +35,16 @@ export function emitServiceBase(ctx: EntityEmitContext): string {
   return print([imports, hardline, hardline, service, hardline]);
 }
 
-/** `<file>.service.ts` in autogen: where 0.1.0 apps imported the service from; re-exports the team's class. */
+/**
+ * `<file>.service.ts` in autogen: where 0.1.0 apps imported the service from. It names the
+ * generated base class, which the team's module provides as its own service, so that generated
+ * code still imports nothing of the team's.
+ */
 export function emitServiceReexport(ctx: EntityEmitContext): string {
   const { name, route, fileName } = ctx.entity;
   return [
     `/** @deprecated The service is yours now: import ${name}Service from src/extensions/${route}/${fileName}.service. */`,
-    `export { ${name}Service } from ${str(`../../extensions/${route}/${fileName}.service${ctx.importExtension}`)};`,
+    `export { ${name}ServiceBase as ${name}Service } from ${str(`./${fileName}.service.base${ctx.importExtension}`)};`,
     '',
   ].join('\n');
 }

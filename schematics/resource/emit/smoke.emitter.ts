@@ -67,13 +67,14 @@ export function emitSmokeApp(options: SmokeOptions): string {
   const ext = options.importExtension;
   const settings: [string, Doc][] = [
     ['schema', 'svcSchema'],
-    ['imports', arrayDoc(['AutogenModule'])],
+    ['imports', arrayDoc(['AutogenModule', 'ExtensionsModule'])],
     ['headers', 'smokeHeaders'],
   ];
   if (options.platform === 'fastify') settings.push(['httpAdapter', '() => new FastifyAdapter(svcFastifyOptions())']);
   const imports = [
     ...(options.platform === 'fastify' ? FASTIFY_IMPORTS : []),
     "import { smokeApp } from '@svc/nest/testing';",
+    `import { ExtensionsModule } from '../../extensions/extensions.module${ext}';`,
     `import { smokeHeaders } from '../../extensions/smoke-setup${ext}';`,
     `import { AutogenModule } from '../autogen.module${ext}';`,
     `import { svcSchema } from '../svc.schema${ext}';`,

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { SvcModule } from '@svc/nest';
 import { AutogenModule } from './autogen/autogen.module';
 import { svcSchema } from './autogen/svc.schema';
+import { ExtensionsModule } from './extensions/extensions.module';
 
 /** The signing secret the tests mint tokens with. */
 export const ANCHORS_JWT_SECRET = 'anchors-e2e-secret-0123456789abcdef0123456789abcdef';
@@ -14,7 +15,7 @@ export function anchorsAppModule(api: Record<string, unknown> = {}): (env: Recor
     const schema = { ...svcSchema, api: { ...svcSchema.api, ...api } };
     return {
       module: AnchorsAppModule,
-      imports: [SvcModule.forRoot({ schema, env: { ...env, JWT_SECRET: ANCHORS_JWT_SECRET } }), AutogenModule],
+      imports: [SvcModule.forRoot({ schema, env: { ...env, JWT_SECRET: ANCHORS_JWT_SECRET } }), AutogenModule, ExtensionsModule],
     };
   };
 }

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { SvcGuardsModule, SvcModule } from '@svc/nest';
 import { AutogenModule } from './autogen/autogen.module';
 import { svcSchema } from './autogen/svc.schema';
+import { ExtensionsModule } from './extensions/extensions.module';
 
 /** The signing secret the tests mint tokens with. */
 export const BULK_JWT_SECRET = 'bulk-e2e-secret-0123456789abcdef0123456789abcdef';
@@ -19,6 +20,7 @@ export function bulkAppModule(options: { bulkWriteLimit?: number; env?: Record<s
           env: { ...env, JWT_SECRET: BULK_JWT_SECRET, ...options.env },
         }),
         AutogenModule,
+        ExtensionsModule,
         SvcGuardsModule.forRoot({ global: true }),
       ],
     };

@@ -5,7 +5,9 @@ import { parseSvcrc } from '../../../../lib/schema/parse-svcrc';
 import { SvcrcError } from '../../../../lib/schema/svcrc.errors';
 import { AutogenModule } from './autogen/autogen.module';
 import { svcSchema } from './autogen/svc.schema';
+import { ExtensionsModule } from './extensions/extensions.module';
 import { fakeAuth } from './extensions/fake-auth.middleware';
+import { NoteModule } from './extensions/notes/note.module';
 import { SlowController } from './extensions/slow.controller';
 
 /** Changes to the generated model a scenario needs (`api.rateLimit`, `auth`, ...). */
@@ -28,7 +30,7 @@ export function opsModel(overrides: OpsModelOverrides = {}): ServiceModel {
 
 /** The app of `test/apps/ops` on the database described by `env` (default `process.env`). */
 export function opsAppModule(env?: Record<string, string | undefined>, overrides: OpsModelOverrides = {}): DynamicModule {
-  @Module({ imports: [AutogenModule], controllers: [SlowController] })
+  @Module({ imports: [NoteModule], controllers: [SlowController] })
   class OpsExtensionsModule implements NestModule {
     configure(consumer: MiddlewareConsumer): void {
       consumer.apply(fakeAuth).forRoutes('{*path}');
@@ -38,6 +40,6 @@ export function opsAppModule(env?: Record<string, string | undefined>, overrides
   class OpsAppModule {}
   return {
     module: OpsAppModule,
-    imports: [SvcModule.forRoot({ schema: opsModel(overrides), env }), AutogenModule, OpsExtensionsModule],
+    imports: [SvcModule.forRoot({ schema: opsModel(overrides), env }), AutogenModule, ExtensionsModule, OpsExtensionsModule],
   };
 }

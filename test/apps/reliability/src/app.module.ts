@@ -3,6 +3,7 @@ import { SvcModule } from '@svc/nest';
 import { loadSvcrcOrThrow } from '../../../../lib/schema/load-svcrc';
 import { join } from 'node:path';
 import { AutogenModule } from './autogen/autogen.module';
+import { ExtensionsModule } from './extensions/extensions.module';
 
 /** Where the app's `.svcrc` is; the model is read from it at startup, as `svc dev` does. */
 export const RELIABILITY_SVCRC = join(__dirname, '..', '.svcrc');
@@ -29,6 +30,6 @@ export function reliabilityAppModule(env: Record<string, string>, options: Relia
   class ReliabilityAppModule {}
   return {
     module: ReliabilityAppModule,
-    imports: [SvcModule.forRoot({ schema, env }), AutogenModule],
+    imports: [SvcModule.forRoot({ schema, env }), AutogenModule, ExtensionsModule],
   };
 }

@@ -3,6 +3,8 @@ import { APP_GUARD } from '@nestjs/core';
 import { SvcAuthGuard, SvcGuardsModule, SvcModule } from '@svc/nest';
 import { AutogenModule } from './autogen/autogen.module';
 import { svcSchema } from './autogen/svc.schema';
+import { ExtensionsModule } from './extensions/extensions.module';
+import { ProjectModule } from './extensions/projects/project.module';
 import {
   AdminProjectsController,
   GuardedProjectsController,
@@ -23,10 +25,10 @@ export const TENANCY_JWT_SECRET = 'tenancy-e2e-secret-0123456789abcdef0123456789
 export type GuardMode = 'global' | 'auth-only' | 'none';
 
 @Module({
-  imports: [AutogenModule],
+  imports: [ProjectModule],
   controllers: [PublicProjectsController, AdminProjectsController, GuardedProjectsController, WhoAmIController, PlatformErrorsController],
 })
-class ExtensionsModule {}
+class ProjectRoutesModule {}
 
 /** The app of `test/apps/tenancy` on the database described by `env`. */
 export function tenancyAppModule(mode: GuardMode = 'global', extraEnv: Record<string, string> = {}) {
@@ -40,6 +42,7 @@ export function tenancyAppModule(mode: GuardMode = 'global', extraEnv: Record<st
         SvcModule.forRoot({ schema: svcSchema, env: { ...env, JWT_SECRET: TENANCY_JWT_SECRET, ...extraEnv } }),
         AutogenModule,
         ExtensionsModule,
+        ProjectRoutesModule,
         ...(mode === 'global' ? [SvcGuardsModule.forRoot({ global: true })] : []),
       ],
       providers: guards,
