@@ -1,7 +1,7 @@
 /**
  * Generated code compiles: a host app made by `nest new`, set up by `nest-add` with the full
  * `.svcrc` fixture, type-checked with `strict` (and the host's `isolatedModules` and decorator
- * metadata), `@svc/nest` mapped to `lib/index.ts`. Zero diagnostics, in CommonJS and ESM hosts.
+ * metadata), `@svc/nest` mapped to `lib/index.ts` (and `@svc/nest/testing` to `lib/testing/index.ts`). Zero diagnostics, in CommonJS and ESM hosts.
  */
 // ora (reached through @angular-devkit/schematics' package-manager task) is an ECMAScript module
 // jest cannot load here; no test installs packages.
@@ -51,7 +51,7 @@ function diagnose(dir: string, files: string[]): string[] {
     noEmit: true,
     noUnusedLocals: true,
     types: ['node'],
-    paths: { '@svc/nest': [join(REPO_ROOT, 'lib', 'index.ts')] },
+    paths: { '@svc/nest': [join(REPO_ROOT, 'lib', 'index.ts')], '@svc/nest/testing': [join(REPO_ROOT, 'lib', 'testing', 'index.ts')] },
   };
   const program = ts.createProgram(files, options);
   return ts

@@ -116,16 +116,21 @@ describe('emitSmokeSpec', () => {
 });
 
 describe('emitSmokeApp', () => {
-  it('hands the schema, the generated module and the smoke headers to smokeApp() of @svc/nest/testing, in a few lines', () => {
+  it("hands the schema, the generated module, the team's modules and the smoke headers to smokeApp() of @svc/nest/testing, in a few lines", () => {
     expect(emitSmokeApp({ importExtension: '', platform: 'express' })).toBe(
       [
         "import { smokeApp } from '@svc/nest/testing';",
+        "import { ExtensionsModule } from '../../extensions/extensions.module';",
         "import { smokeHeaders } from '../../extensions/smoke-setup';",
         "import { AutogenModule } from '../autogen.module';",
         "import { svcSchema } from '../svc.schema';",
         '',
         '/** The app under test, on an in-memory PGlite database, and clients whose tokens it signs itself. */',
-        'export const { smokeClient, stopSmokeApp } = smokeApp({ schema: svcSchema, imports: [AutogenModule], headers: smokeHeaders });',
+        'export const { smokeClient, stopSmokeApp } = smokeApp({',
+        '  schema: svcSchema,',
+        '  imports: [AutogenModule, ExtensionsModule],',
+        '  headers: smokeHeaders,',
+        '});',
         '',
       ].join('\n'),
     );
