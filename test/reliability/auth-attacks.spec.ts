@@ -407,9 +407,10 @@ describe.each(DATABASE_KINDS)('auth attacks (%s)', (kind) => {
     it('stores a pre-hashed password value as a password (hashed again), never as the hash it is', async () => {
       const knownHash = bcrypt.hashSync('known-password', 4);
       const knownPin = bcrypt.hashSync('1234', 4);
+      // Created by an administrator acting in A, who may then add the account to A (membership consent).
       const created = await http()
         .post('/users')
-        .set(bearer(w.rootKey))
+        .set({ ...bearer(w.rootKey), 'X-Organization-Id': String(w.orgA) })
         .send({ email: 'mallory@example.com', passwordHash: knownHash, pin: knownPin })
         .expect(201);
       const stored = async () =>
