@@ -6,8 +6,10 @@
 import { createHmac } from 'node:crypto';
 import { smokeApp } from '@svc/nest/testing';
 import { AutogenModule as NamesModule } from '../apps/names/src/autogen/autogen.module';
+import { ExtensionsModule as NamesExtensions } from '../apps/names/src/extensions/extensions.module';
 import { svcSchema as namesSchema } from '../apps/names/src/autogen/svc.schema';
 import { AutogenModule as TenancyModule } from '../apps/tenancy/src/autogen/autogen.module';
+import { ExtensionsModule as TenancyExtensions } from '../apps/tenancy/src/extensions/extensions.module';
 import { svcSchema as tenancySchema } from '../apps/tenancy/src/autogen/svc.schema';
 
 /** A secret in the test's environment: the app under test must not sign (or accept) tokens with it. */
@@ -29,7 +31,7 @@ describe('smokeApp() on an app with auth (test/apps/tenancy, guards not global)'
     if (saved === undefined) delete process.env.JWT_SECRET;
     else process.env.JWT_SECRET = saved;
   });
-  const { smokeClient, stopSmokeApp } = smokeApp({ schema: tenancySchema, imports: [TenancyModule], headers: { 'x-smoke': 'yes' } });
+  const { smokeClient, stopSmokeApp } = smokeApp({ schema: tenancySchema, imports: [TenancyModule, TenancyExtensions], headers: { 'x-smoke': 'yes' } });
   afterAll(stopSmokeApp);
 
   it("signs tokens the app accepts, and scopes each request by the token's organization", async () => {
@@ -70,7 +72,7 @@ describe('smokeApp() on an app with auth (test/apps/tenancy, guards not global)'
 });
 
 describe('smokeApp() on an app without auth (test/apps/names)', () => {
-  const { smokeClient, stopSmokeApp } = smokeApp({ schema: namesSchema, imports: [NamesModule] });
+  const { smokeClient, stopSmokeApp } = smokeApp({ schema: namesSchema, imports: [NamesModule, NamesExtensions] });
   afterAll(stopSmokeApp);
 
   it('serves the CRUD routes with no token, and says so when a test asks for one', async () => {

@@ -1,6 +1,7 @@
 import { Controller, type DynamicModule, Get, Module } from '@nestjs/common';
 import { Public, SvcGuardsModule, SvcModule, type SvcrcV2 } from '@svc/nest';
 import { AutogenModule } from './src/autogen/autogen.module';
+import { ExtensionsModule } from './src/extensions/extensions.module';
 import { svcSchema } from './src/autogen/svc.schema';
 import { TENANCY_JWT_SECRET } from './src/app.module';
 
@@ -66,6 +67,7 @@ export function limitsAppModule(settings: LimitSettings = {}) {
       imports: [
         SvcModule.forRoot({ schema, env: { ...env, JWT_SECRET: TENANCY_JWT_SECRET } }),
         AutogenModule,
+        ExtensionsModule,
         SvcGuardsModule.forRoot({ global: true }),
       ],
       controllers: [HeldController],

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { SvcGuardsModule, SvcModule, type SvcrcV2 } from '@svc/nest';
 import type { LoginThrottleModel } from '../../../lib/schema/model';
 import { AutogenModule } from './src/autogen/autogen.module';
+import { ExtensionsModule } from './src/extensions/extensions.module';
 import { svcSchema } from './src/autogen/svc.schema';
 import { TENANCY_JWT_SECRET } from './src/app.module';
 
@@ -24,6 +25,7 @@ export function loginAppModule(loginThrottle: Partial<LoginThrottleModel> = {}, 
       imports: [
         SvcModule.forRoot({ schema, env: { ...env, JWT_SECRET: TENANCY_JWT_SECRET, TRUST_PROXY: 'loopback' } }),
         AutogenModule,
+        ExtensionsModule,
         SvcGuardsModule.forRoot({ global: true }),
       ],
     };
