@@ -30,7 +30,6 @@ export class SvcAccountService {
   constructor(
     @Inject(SVC_MODEL) private readonly model: ServiceModel,
     private readonly plans: EntityPlans,
-    private readonly writer: WriteExecutor,
     private readonly refreshTokens: SvcRefreshTokenStore,
     private readonly identity: SvcIdentityService,
     private readonly tokens: SvcTokenService,
@@ -50,8 +49,8 @@ export class SvcAccountService {
     const user = await this.identity.userById(userId);
     if (!user || !user.active) throw new ForbiddenException('This account cannot change its password');
     await this.throttle.verifyCurrentPassword(user.email, () => verifyPassword(currentPassword, user.passwordHash));
-    await this.storePassword(userId, newPassword, []);
-    await this.identity.revokeUserSessions(userId, sessionOf(auth));
+    const hash = await hashPassword(newPassword);
+    await this.withRevocation(userId, sessionOf(auth), (writer) => this.storeHash(writer, userId, hash, []));
   }
 
   /**
@@ -73,9 +72,10 @@ export class SvcAccountService {
     const plan = this.userPlan();
     const key = typedScopeValue(plan.primaryKey, userId);
     if (typeof key !== 'string' && typeof key !== 'number') throw new ForbiddenException('This account cannot change its e-mail');
-    const row = await this.writer.update(plan, key, { [LOGIN_EMAIL_FIELD]: normalized }, [], false);
-    if (!row) throw new ForbiddenException('This account cannot change its e-mail');
-    await this.identity.revokeUserSessions(userId, sessionOf(auth));
+    const changed = await this.withRevocation(userId, sessionOf(auth), async (writer) =>
+      (await writer.update(plan, key, { [LOGIN_EMAIL_FIELD]: normalized }, [], false)) !== null,
+    );
+    if (!changed) throw new ForbiddenException('This account cannot change its e-mail');
   }
 
   /** An administrator sets the password of a user of their organization; every session of that user ends. */
@@ -84,7 +84,8 @@ export class SvcAccountService {
     assertPasswordLength(newPassword, 'newPassword');
     const plan = this.userPlan();
     const conditions = this.rules.rootConditions(plan.model, { auth, skipScope: false }, 'update');
-    const stored = await this.storePassword(targetId, newPassword, conditions);
+    const hash = await hashPassword(newPassword);
+    const stored = await this.withRevocation(targetId, null, (writer) => this.storeHash(writer, targetId, hash, conditions));
     if (!stored) {
       const readable = this.rules.rootConditions(plan.model, { auth, skipScope: false }, 'get');
       if (await this.reaches(targetId, readable)) {
@@ -94,7 +95,6 @@ export class SvcAccountService {
       }
       throw new NotFoundException(`${plan.model.name} ${targetId} not found`);
     }
-    await this.identity.revokeUserSessions(targetId);
   }
 
   /**
@@ -116,14 +116,32 @@ export class SvcAccountService {
   }
 
   /** Writes the hash of `password` to the user `id` when the row meets `conditions`; false when none did. */
-  private async storePassword(id: string, password: string, conditions: ReturnType<IdentityRules['rootConditions']>): Promise<boolean> {
+  /**
+   * Runs `write` and, when it wrote, revokes the user's sessions (but `keep`) in the same transaction: the new
+   * credential and the end of the old sessions commit together, or neither does.
+   */
+  private async withRevocation(userId: string, keep: string | null, write: (writer: WriteExecutor) => Promise<boolean>): Promise<boolean> {
+    return this.executor.transaction(async (connection) => {
+      const bound = this.executor.within(connection);
+      if (!(await write(new WriteExecutor(bound, this.plans)))) return false;
+      await this.identity.revokeUserSessions(userId, keep, bound);
+      return true;
+    });
+  }
+
+  /** Stores an already computed password hash (hashing is slow: never inside the transaction). */
+  private async storeHash(
+    writer: WriteExecutor,
+    id: string,
+    hash: string,
+    conditions: ReturnType<IdentityRules['rootConditions']>,
+  ): Promise<boolean> {
     const plan = this.userPlan();
     const column = plan.model.columns.find((candidate) => candidate.field?.isPassword);
     if (!column) throw new Error(`auth.userEntity ${plan.model.name} has no password field`);
     const key = typedScopeValue(plan.primaryKey, id);
     if (typeof key !== 'string' && typeof key !== 'number') return false;
-    const row = await this.writer.update(plan, key, { [column.name]: await hashPassword(password) }, conditions, false);
-    return row !== null;
+    return (await writer.update(plan, key, { [column.name]: hash }, conditions, false)) !== null;
   }
 
   /** Whether the user `id` meets `conditions` (a user the caller may read). */

@@ -164,10 +164,12 @@ describe.each(DATABASE_KINDS)('authority changes revoke sessions at once (%s)', 
     expect(await projectsStatus(bystander)).toBe(200);
   });
 
-  it("revokes in the write's own transaction: when the revocation fails, the change is rolled back and every token keeps its authority", async () => {
+  it("revokes in the write's own transaction: when the revocation fails, the change (a deactivation, a membership, a password) is rolled back and every token keeps its authority", async () => {
     const owner = await login(await person('owner'));
     const member = await person('member');
     const tokens = await login(member);
+    // A second session, which changing one's own password would end.
+    await login(member);
     // The session table refuses every change, as a failing disk or a lost connection would mid-request.
     await db.query(`CREATE FUNCTION svc_test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'sessions are read-only'; END $$`);
     await db.query('CREATE TRIGGER svc_test_refuse BEFORE UPDATE OR DELETE ON sessions FOR EACH ROW EXECUTE FUNCTION svc_test_refuse()');
@@ -176,12 +178,17 @@ describe.each(DATABASE_KINDS)('authority changes revoke sessions at once (%s)', 
       expect(deactivate.status).toBe(500);
       const leave = await http().delete(`/memberships/${member.membership}`).set(bearer(owner.accessToken));
       expect(leave.status).toBe(500);
+      const reset = await http().post(`/api/auth/users/${member.id}/password`).set(bearer(owner.accessToken)).send({ newPassword: 'reset-password-9' });
+      expect(reset.status).toBe(500);
+      const own = await http().post('/api/auth/password').set(bearer(tokens.accessToken)).send({ currentPassword: member.password, newPassword: 'own-password-9' });
+      expect(own.status).toBe(500);
     } finally {
       await db.query('DROP TRIGGER svc_test_refuse ON sessions');
       await db.query('DROP FUNCTION svc_test_refuse()');
     }
     expect((await db.query('SELECT active FROM users WHERE id = $1', [member.id]))[0].active).toBe(true);
     expect(await db.query('SELECT id FROM memberships WHERE id = $1', [member.membership])).toHaveLength(1);
+    expect((await http().post('/api/auth/login').send({ email: member.email, password: member.password })).status).toBe(200);
     expect(await projectsStatus(tokens)).toBe(200);
     expect(await refreshStatus(tokens)).toBe(200);
   });
