@@ -7,6 +7,7 @@ import {
   findPendingInvitation,
   INVITATION_INFO_FIELDS,
   insertInvitation,
+  type NewInvitationRow,
   pendingInvitations,
   revokeInvitation,
   setInvitationAcceptedBy,
@@ -24,14 +25,8 @@ export interface InvitationInfo {
   createdAt: Date;
 }
 
-export interface NewInvitation {
-  readonly organizationId: string;
-  readonly email: string;
-  readonly role: string | null;
-  readonly hash: string;
-  readonly invitedBy: string | null;
-  readonly expiresAt: Date;
-}
+/** What an administrator's invitation stores (the token only as its hash). */
+export type NewInvitation = NewInvitationRow;
 
 type InfoRow = Pick<SvcInvitation, (typeof INVITATION_INFO_FIELDS)[number]>;
 
