@@ -21,8 +21,6 @@ const RUN_MS = Number(process.env.RELIABILITY_NOISY_MS ?? (STRESS ? 15_000 : 5_0
 const P99_BOUND_MS = 250;
 /** How many times the quiet tenant's p99 alone its p99 under the storm may reach on a machine too loaded for 250 ms. */
 const STALL_FACTOR = 5;
-/** A quiet tenant whose p99 passes a second under the storm is starved, whatever the machine. */
-const STARVED_P99_MS = 1_000;
 /** Loops of the quiet tenant reading side by side. */
 const SAMPLERS = 2;
 
@@ -52,7 +50,7 @@ describe('a noisy tenant next to a quiet one (postgres)', () => {
   });
   afterAll(() => running?.close());
 
-  it(`keeps serving the quiet tenant with no 503${STRESS ? ` (p99 under ${STARVED_P99_MS} ms or ${STALL_FACTOR}× its p99 alone; target ${P99_BOUND_MS} ms)` : ''} while the other runs ${HEAVY_CLIENTS} heavy lists at once`, async () => {
+  it(`keeps serving the quiet tenant with no 503${STRESS ? ` (p99 under ${P99_BOUND_MS} ms, or ${STALL_FACTOR}× its p99 alone on a machine too loaded for that)` : ''} while the other runs ${HEAVY_CLIENTS} heavy lists at once`, async () => {
     const quietGet = async (): Promise<{ ms: number; status: number }> => {
       const start = performance.now();
       const res = await http()
@@ -122,9 +120,9 @@ describe('a noisy tenant next to a quiet one (postgres)', () => {
     expect(quiet.filter((q) => q.status !== 200).map((q) => q.status)).toEqual([]);
     // A timing bound only under test:stress (issue #26), relative to this machine's quiet reads when it is too loaded
     // for the absolute one, as login-stall.spec.ts does; a starved tenant (seconds, or 503s) fails either way.
-    // Issue #25's target is a p99 under 250 ms; on a quiet 2-core machine it measured 384 ms (27 November 2026, figures in
-    // docs/engineering/reliability.md), so the target is recorded as missed there and asserted here only as "not starved".
-    if (STRESS) expect(figures.quietP99Ms).toBeLessThan(Math.max(STARVED_P99_MS, STALL_FACTOR * figures.aloneP99Ms));
+    // Issue #25's target: a p99 under 250 ms. With parallel workers on (PostgreSQL's default) a quiet 2-core machine measured
+    // 384 to 591 ms; without them (database.parallelWorkersPerStatement 0, the default) 152 ms (docs/engineering/reliability.md).
+    if (STRESS) expect(figures.quietP99Ms).toBeLessThan(Math.max(P99_BOUND_MS, STALL_FACTOR * figures.aloneP99Ms));
     // The noisy tenant was held to its share: statements cancelled (503) and requests over the cap turned away (429), never 500.
     expect(figures.heavyOther).toBe(0);
     expect(figures.heavy503).toBeGreaterThan(0);
