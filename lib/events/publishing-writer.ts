@@ -32,8 +32,8 @@ export class PublishingWriter {
     private readonly writer: WriteExecutor,
     private readonly publisher: DomainEventPublisher,
     private readonly auth: AuthContext | null,
-    private readonly outbox: OutboxTransactions | null = null,
-    private readonly transactions: WriteTransactions | null = null,
+    private readonly outbox: OutboxTransactions | null,
+    private readonly transactions: WriteTransactions,
   ) {}
 
   /** One statement for all rows; one `<entity>.created` per row, in order. */
@@ -126,7 +126,6 @@ export class PublishingWriter {
   }
 
   private async writeWithin(write: (writer: WriteExecutor) => Promise<WriteChange[]>, within: WithinWrite): Promise<WriteChange[]> {
-    if (!this.transactions) throw new Error('PublishingWriter: work within a write needs the runtime\'s executor (WriteTransactions)');
     const { executor, plans } = this.transactions;
     return executor.transaction(async (connection) => {
       const bound = executor.within(connection);

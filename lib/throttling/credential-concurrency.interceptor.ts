@@ -15,7 +15,8 @@ const RETRY_AFTER_S = 1;
 interface Turn {
   readonly key: string;
   readonly limit: number;
-  readonly refusal: string;
+  /** What the cap counts, as the 429 names it: `credential` (`api.concurrency.perCredential`) or `organization`. */
+  readonly per: 'credential' | 'organization';
 }
 
 /**
@@ -57,7 +58,7 @@ export class SvcCredentialConcurrencyInterceptor implements NestInterceptor {
         release();
         this.forgetIfIdle(turn.key, limit);
         this.adapterHost.httpAdapter.setHeader(context.switchToHttp().getResponse(), 'Retry-After', String(RETRY_AFTER_S));
-        throw new ThrottlerException(turn.refusal);
+        throw new ThrottlerException(this.refusal(turn));
       }
       held.push([turn.key, limit]);
     }
@@ -79,24 +80,21 @@ export class SvcCredentialConcurrencyInterceptor implements NestInterceptor {
   }
 
   private turns(request: LimitedRequest): Turn[] {
-    const { perCredential, perOrganization, maxWaitMs } = this.model.api.concurrency;
-    const waited = `and this one waited ${maxWaitMs} ms for a turn. Retry after ${RETRY_AFTER_S} s.`;
-    const turns: Turn[] = [
-      {
-        key: this.tracker(request),
-        limit: perCredential,
-        refusal: `Too many requests at once: at most ${perCredential} per credential (api.concurrency.perCredential) run together, ${waited}`,
-      },
-    ];
+    const { perCredential, perOrganization } = this.model.api.concurrency;
+    const turns: Turn[] = [{ key: this.tracker(request), limit: perCredential, per: 'credential' }];
     const organization = request.auth?.organizationId;
     if (organization !== null && organization !== undefined && organization !== '') {
-      turns.push({
-        key: `organization:${organization}`,
-        limit: perOrganization,
-        refusal: `Too many requests at once: at most ${perOrganization} per organization (api.concurrency.perOrganization) run together, ${waited}`,
-      });
+      turns.push({ key: `organization:${organization}`, limit: perOrganization, per: 'organization' });
     }
     return turns;
+  }
+
+  private refusal(turn: Turn): string {
+    const key = turn.per === 'credential' ? 'perCredential' : 'perOrganization';
+    return (
+      `Too many requests at once: at most ${turn.limit} per ${turn.per} (api.concurrency.${key}) run together, ` +
+      `and this one waited ${this.model.api.concurrency.maxWaitMs} ms for a turn. Retry after ${RETRY_AFTER_S} s.`
+    );
   }
 
   private limitOf(turn: Turn): ConcurrencyLimit {
