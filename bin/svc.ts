@@ -1,7 +1,16 @@
 #!/usr/bin/env node
-import { run } from '../cli/program';
+import { ensureTooling } from '../cli/tooling';
 
-run(process.argv).catch((error: unknown) => {
+function fail(error: unknown): void {
   process.stderr.write(`✖ ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
-});
+}
+
+const tooling = ensureTooling(process.argv, (line) => process.stderr.write(`${line}\n`));
+if (tooling.kind === 'exit') {
+  process.exitCode = tooling.code;
+} else {
+  // Imported only once the tools are known to load: the program imports them.
+  const { run } = require('../cli/program') as typeof import('../cli/program');
+  run(process.argv).catch(fail);
+}

@@ -13,6 +13,10 @@ export const SCALE_DEPENDENCIES = ['ioredis', 'nats'] as const;
 /** The port the service listens on in its container (`APP_PORT`). */
 export const CONTAINER_PORT = 3100;
 
+/** The runtime image's install: production dependencies only. */
+export const RUNTIME_INSTALL =
+  'if [ -f package-lock.json ]; then npm ci --omit=dev; else npm install --omit=dev; fi && rm -rf node_modules/typescript';
+
 /**
  * The \`Dockerfile\` for the \`@svc/nest\` dependency \`svcPackageSpec\`. The image build sees only the project
  * folder: a local tarball inside it (\`file:svc-nest.tgz\`) is copied in before each \`npm ci\`; one outside it
@@ -47,13 +51,15 @@ RUN if [ -f package-lock.json ]; then npm ci; else npm install; fi
 COPY . .
 RUN npm run build
 
-# Runtime stage: production dependencies and dist/ only, run as the unprivileged "node" user.
+# Runtime stage: production dependencies and dist/ only, run as the unprivileged "node" user. svc's tools and
+# PGlite are devDependencies, so they stay out. TypeScript is one too, but @nestjs/swagger names it as an optional
+# peer (for its build plugin), which makes npm keep it: nothing loads it at run time, so it is removed (24 MB).
 FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production
 ENV APP_PORT=${CONTAINER_PORT}
 WORKDIR /app
 ${runtimeCopy}COPY --from=build /app/package*.json ./
-RUN if [ -f package-lock.json ]; then npm ci --omit=dev; else npm install --omit=dev; fi && npm cache clean --force
+RUN ${RUNTIME_INSTALL} && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE ${CONTAINER_PORT}

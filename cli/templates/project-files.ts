@@ -5,6 +5,7 @@
  * shape as in any other Nest application.
  */
 
+import { SVC_DEV_DEPENDENCIES } from '../../schematics/nest-add/svc-dev-dependencies';
 import { SCALE_DEPENDENCIES } from './deployment-files';
 
 /** The HTTP platform of a generated application (`svc init --adapter`). */
@@ -97,9 +98,19 @@ export function packageJson(input: ProjectTemplateInput): string {
     },
     engines: { node: input.nodeEngines },
     dependencies: sorted,
-    devDependencies: { ...APP_DEV_DEPENDENCIES, ...pickVersions(input.versions, Object.keys(APP_DEV_DEPENDENCIES)) },
+    devDependencies: devDependencies(input.versions),
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+function devDependencies(versions: Readonly<Record<string, string>>): Record<string, string> {
+  const all: Record<string, string> = { ...APP_DEV_DEPENDENCIES, ...pickVersions(versions, Object.keys(APP_DEV_DEPENDENCIES)) };
+  for (const name of SVC_DEV_DEPENDENCIES) {
+    const range = versions[name];
+    if (range === undefined) throw new Error(`no version of ${name} in @svc/nest's package.json`);
+    all[name] = range;
+  }
+  return Object.fromEntries(Object.entries(all).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 export const TSCONFIG = `{

@@ -4,8 +4,7 @@ import { describeDatabaseConfig, type DatabaseConfig, type PostgresEndpoint } fr
 import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { synchronizeWithoutDrops, type DropPolicy } from './guarded-synchronize';
-import { databaseStartError, isServerStarting } from './start-failure';
-import { openPglite } from './pglite-connection';
+import { databaseStartError, DatabaseStartError, isServerStarting } from './start-failure';
 import { synchronizeSearchIndexes } from './search-indexes';
 import { svcTypeParsers } from './type-parsers';
 
@@ -108,11 +107,29 @@ export async function createTypeOrmOptions(
       dispose: async () => undefined,
     };
   }
-  const pglite = await openPglite(config);
+  const pglite = await loadPglite().openPglite(config);
   return {
     options: { ...common, installExtensions: false, extra: { ...pglite.extra, types: svcTypeParsers } },
     dispose: () => pglite.close(),
   };
+}
+
+/**
+ * PGlite is a development dependency of generated apps: a production install (`npm ci --omit=dev`) leaves it out,
+ * so it is loaded only when the app runs embedded.
+ */
+function loadPglite(): typeof import('./pglite-connection') {
+  try {
+    return require('./pglite-connection') as typeof import('./pglite-connection');
+  } catch (error) {
+    if (!String((error as Error).message).includes('@electric-sql/pglite')) throw error;
+    throw new DatabaseStartError(
+      'DATABASE_URL is not set, so the app would run on embedded PGlite, but @electric-sql/pglite is not installed ' +
+        '(a production install leaves it out). Set DATABASE_URL=postgres://<user>:<password>@<host>:<port>/<database>, ' +
+        'or run npm install @electric-sql/pglite.',
+      'MODULE_NOT_FOUND',
+    );
+  }
 }
 
 /** Credentials of one server, passed one by one, not as `url`: they are already decoded. */

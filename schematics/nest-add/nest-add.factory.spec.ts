@@ -8,7 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { committedTree, nestNewTree, readText, REPO_ROOT, testRunner } from '../../test/schematics/helpers';
 
-const ownPackage = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
+const ownPackage = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 
 async function nestAdd(tree: UnitTestTree, options: Record<string, unknown> = { skipInstall: true }): Promise<UnitTestTree> {
   return testRunner().runSchematic('nest-add', options, committedTree(tree));
@@ -113,6 +117,13 @@ describe('nest-add schematic', () => {
         'class-transformer': ownPackage.dependencies['class-transformer'],
         '@nestjs/core': '^12.0.1',
       });
+    });
+
+    it('adds the svc tools and PGlite as devDependencies, so that a production install leaves them out', () => {
+      const pkg = JSON.parse(readText(tree, '/package.json'));
+      const tools = ['@angular-devkit/core', '@angular-devkit/schematics', '@electric-sql/pglite', 'commander'];
+      expect(pkg.devDependencies).toMatchObject(Object.fromEntries(tools.map((name) => [name, ownPackage.devDependencies[name]])));
+      for (const name of [...tools, 'typescript']) expect(pkg.dependencies[name]).toBeUndefined();
     });
 
     it('sets the collection in nest-cli.json and says how to undo it', () => {

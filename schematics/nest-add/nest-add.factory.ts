@@ -44,6 +44,7 @@ import {
 } from './host-test-tooling';
 import { ignoreLocalData } from './ignore-local-data';
 import { addSvcToAppModule, configureMainFile } from './source-edits';
+import { SVC_DEV_DEPENDENCIES } from './svc-dev-dependencies';
 
 const COLLECTION = '@svc/nest';
 const SVCRC = '.svcrc';
@@ -230,10 +231,26 @@ function updatePackageJson(options: Options): Rule {
         added.push(name);
       }
     }
-    const sortedDependencies = Object.fromEntries(Object.entries(dependencies).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    writeJson(tree, 'package.json', { ...pkg, scripts, dependencies: sortedDependencies });
+    const devDependencies = { ...(pkg.devDependencies ?? {}) };
+    for (const name of SVC_DEV_DEPENDENCIES) {
+      const range = own.devDependencies?.[name];
+      if (range !== undefined && !declared(name)) {
+        devDependencies[name] = range;
+        added.push(name);
+      }
+    }
+    writeJson(tree, 'package.json', {
+      ...pkg,
+      scripts,
+      dependencies: sortedByName(dependencies),
+      ...(Object.keys(devDependencies).length > 0 ? { devDependencies: sortedByName(devDependencies) } : {}),
+    });
     if (added.length > 0 && !options.skipInstall) context.addTask(new NodePackageInstallTask());
   };
+}
+
+function sortedByName(record: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function setNestCliCollection(options: Options): Rule {

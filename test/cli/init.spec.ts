@@ -178,6 +178,11 @@ describe('svc init: the project', () => {
       '@eslint/js': own.devDependencies['@eslint/js'],
       'typescript-eslint': own.devDependencies['typescript-eslint'],
       prettier: own.devDependencies.prettier,
+      // @svc/nest's optional peers that only development needs: a production install leaves them out.
+      '@angular-devkit/core': own.devDependencies['@angular-devkit/core'],
+      '@angular-devkit/schematics': own.devDependencies['@angular-devkit/schematics'],
+      '@electric-sql/pglite': own.devDependencies['@electric-sql/pglite'],
+      commander: own.devDependencies.commander,
     });
     expect(pkg.engines).toEqual({ node: own.engines.node });
   });
