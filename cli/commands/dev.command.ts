@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeDatabaseConfig, readDatabaseConfig, type PgliteDatabaseConfig } from '../../lib/database/database-config';
 import { loadSvcrc } from '../../lib/schema/load-svcrc';
-import { DevServer } from '../project/dev-server';
+import { DevServer } from '../project/dev/dev-server';
 import { ProjectError, withDotEnv } from '../project/project-layout';
 import { defineCommand } from '../svc-command';
 

@@ -7,12 +7,19 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type * as ts from 'typescript';
+import type { SchematicChange } from '../../../schematics/run-schematic';
 
 export interface FastEmitter {
   /** Emits the JavaScript (and source map) of each file; returns the output files written. */
   emit(files: readonly string[]): string[];
   /** Removes the output of deleted source files (tsc never does), so that nothing loads a stale entity. */
   remove(files: readonly string[]): void;
+}
+
+/** Applies a generation's changes: removes the output of deleted files, emits the others; returns the output files written. */
+export function emitChanges(emitter: FastEmitter, changes: readonly SchematicChange[]): string[] {
+  emitter.remove(changes.filter((change) => change.kind === 'delete').map((change) => change.path));
+  return emitter.emit(changes.filter((change) => change.kind !== 'delete').map((change) => change.path));
 }
 
 /** An emitter for the project at `root` with its `tsconfig` file, or undefined when its settings cannot be read. */
