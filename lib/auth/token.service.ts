@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { JwtService } from '@nestjs/jwt';
+import type { JwtService } from '@nestjs/jwt';
 import type { ServiceModel } from '../schema/model';
 import { SVC_MODEL } from '../svc.constants';
-import { ACCESS_TOKEN_TYPE, JWT_ALGORITHM, REFRESH_TOKEN_TYPE, SVC_JWT_SECRET } from './auth.constants';
+import { ACCESS_TOKEN_TYPE, REFRESH_TOKEN_TYPE, SVC_JWT_SECRET } from './auth.constants';
+import { hs256JwtService } from './hs256-jwt';
 
 /** What an access token says about its holder. */
 export interface AccessClaims {
@@ -38,11 +39,7 @@ export class SvcTokenService {
     @Inject(SVC_JWT_SECRET) secret: string,
     @Inject(SVC_MODEL) private readonly model: ServiceModel,
   ) {
-    this.jwt = new JwtService({
-      secret,
-      signOptions: { algorithm: JWT_ALGORITHM },
-      verifyOptions: { algorithms: [JWT_ALGORITHM] },
-    });
+    this.jwt = hs256JwtService(secret);
   }
 
   get accessTtl(): number {
