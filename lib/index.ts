@@ -81,27 +81,27 @@ export { IS_PUBLIC_KEY } from './svc.constants';
 // Authentication and tenant scope
 
 /** The auth and scope guards as providers; `forRoot({ global: true })` puts both on every route. */
-export { SvcGuardsModule } from './auth/guards.module';
+export { SvcGuardsModule } from './auth/guards/guards.module';
 /** Options of `SvcGuardsModule.forRoot()`. */
-export type { SvcGuardsModuleOptions } from './auth/guards.module';
+export type { SvcGuardsModuleOptions } from './auth/guards/guards.module';
 /** Authenticates the caller from a bearer token, an API key or the session cookie. */
-export { SvcAuthGuard } from './auth/auth.guard';
+export { SvcAuthGuard } from './auth/guards/auth.guard';
 /** Checks the tenant scope of the declared operation before the handler runs. */
-export { ScopeGuard } from './auth/scope.guard';
+export { ScopeGuard } from './auth/guards/scope.guard';
 /** Issues, lists and revokes the API keys of an organization. */
-export { SvcApiKeyService } from './auth/api-key.service';
+export { SvcApiKeyService } from './auth/api-keys/api-key.service';
 /** An API key as listed (never its secret). */
-export type { ApiKeyInfo } from './auth/api-keys';
+export type { ApiKeyInfo } from './auth/api-keys/api-keys';
 /** What `SvcApiKeyService` needs to issue a key. */
-export type { CreateApiKeyInput } from './auth/api-keys';
+export type { CreateApiKeyInput } from './auth/api-keys/api-keys';
 /** A newly issued API key, with its secret (shown once). */
-export type { CreatedApiKey } from './auth/api-keys';
+export type { CreatedApiKey } from './auth/api-keys/api-keys';
 /** Sets the session cookie (`svc_session`) on an Express response or a Fastify reply, in a route of your own. */
-export { setSessionCookie } from './auth/session-cookie';
+export { setSessionCookie } from './auth/cookies/session-cookie';
 /** Clears the session cookie, e.g. in a logout route of your own. */
-export { clearSessionCookie } from './auth/session-cookie';
+export { clearSessionCookie } from './auth/cookies/session-cookie';
 /** The response `setSessionCookie()` and `clearSessionCookie()` write to (Express or Fastify). */
-export type { CookieResponse } from './auth/session-cookie';
+export type { CookieResponse } from './auth/cookies/session-cookie';
 /**
  * Injection token of the one throttler storage the rate limits and the login throttle count in (Redis when `REDIS_URL`
  * is set, else process memory); override it to count elsewhere.

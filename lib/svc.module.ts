@@ -1,8 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SvcAccountController } from './auth/account.controller';
-import { SvcAuthController } from './auth/auth.controller';
-import { SvcInvitationController } from './auth/invitation.controller';
+import { SvcAccountController } from './auth/accounts/account.controller';
+import { SvcAuthController } from './auth/login/auth.controller';
+import { SvcInvitationController } from './auth/invitations/invitation.controller';
 import { svcDataSourceFactory } from './database/typeorm-options';
 import { HealthModule } from './health/health.module';
 import { SvcIdempotencyCleanup } from './idempotency/idempotency-cleanup';

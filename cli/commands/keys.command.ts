@@ -4,7 +4,7 @@
  * environment as the app: DATABASE_URL for PostgreSQL, else PGlite in PGLITE_DATA_DIR).
  */
 import type { DataSource } from 'typeorm';
-import { type ApiKeyInfo, createApiKey, listApiKeys, revokeApiKey } from '../../lib/auth/api-keys';
+import { type ApiKeyInfo, createApiKey, listApiKeys, revokeApiKey } from '../../lib/auth/api-keys/api-keys';
 import { SvcApiKey } from '../../lib/auth/auth.entities';
 import { SqlExecutor } from '../../lib/sql/sql-executor';
 import { tableExists } from '../../lib/sql/statements/catalog';

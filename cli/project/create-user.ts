@@ -4,8 +4,8 @@
  * parameter per value, identifiers from the model.
  */
 import type { DataSource } from 'typeorm';
-import { LOGIN_EMAIL_FIELD, prepareIdentityValues } from '../../lib/auth/identity-values';
-import { passwordLengthProblem } from '../../lib/auth/password-policy';
+import { LOGIN_EMAIL_FIELD, prepareIdentityValues } from '../../lib/auth/identity/identity-values';
+import { passwordLengthProblem } from '../../lib/auth/passwords/password-policy';
 import { classifyDatabaseError } from '../../lib/database/database-errors';
 import type { ColumnModel, EntityModel, ServiceModel } from '../../lib/schema/model';
 import { SqlExecutor } from '../../lib/sql/sql-executor';

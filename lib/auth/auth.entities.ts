@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { SvcAccountClaim } from '../scope/account-claim.entity';
-import { SvcInvitation } from './invitation.entity';
+import { SvcInvitation } from './invitations/invitation.entity';
 
 /**
  * A service API key. Only the SHA-256 of the whole key is stored; `prefix` keeps the first

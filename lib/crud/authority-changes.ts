@@ -6,7 +6,7 @@
  * 401 on their next request, and their refresh tokens are refused.
  */
 import { ForbiddenException } from '@nestjs/common';
-import { LOGIN_EMAIL_FIELD } from '../auth/identity-values';
+import { LOGIN_EMAIL_FIELD } from '../auth/identity/identity-values';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
 import { typedScopeValue } from '../scope/scope-rules';
 import type { IdentityRules } from '../scope/identity-rules';

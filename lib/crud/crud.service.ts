@@ -1,6 +1,6 @@
 import { BadRequestException, ForbiddenException, NotFoundException } from '@nestjs/common';
 import type { ObjectLiteral } from 'typeorm';
-import { prepareIdentityValues } from '../auth/identity-values';
+import { prepareIdentityValues } from '../auth/identity/identity-values';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
 import type { Page } from '../interfaces/page.interface';
 import { validateQuery } from '../query/validate-query';

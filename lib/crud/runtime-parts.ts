@@ -1,4 +1,4 @@
-import type { SvcIdentityService } from '../auth/identity.service';
+import type { SvcIdentityService } from '../auth/identity/identity.service';
 import type { DomainEventPublisher } from '../events/domain-event-publisher';
 import type { SvcEventOutbox } from '../events/outbox/event-outbox';
 import { OutboxTransactions } from '../events/outbox/outbox-transactions';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { SvcIdentityService } from '../auth/identity.service';
+import { SvcIdentityService } from '../auth/identity/identity.service';
 import { DomainEventPublisher } from '../events/domain-event-publisher';
 import { SvcEventOutbox } from '../events/outbox/event-outbox';
 import { CursorCodec } from '../query/cursor-codec';

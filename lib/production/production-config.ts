@@ -1,4 +1,4 @@
-import { GENERATE_JWT_SECRET, MIN_SECRET_LENGTH, weakJwtSecretProblem } from '../auth/jwt-secret';
+import { GENERATE_JWT_SECRET, MIN_SECRET_LENGTH, weakJwtSecretProblem } from '../auth/tokens/jwt-secret';
 import { svcLogLevels } from '../logging/log-levels';
 import { isProduction } from '../node-env';
 import type { ServiceModel } from '../schema/model';

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { type DynamicModule, type INestApplication, Module, type ModuleMetadata } from '@nestjs/common';
 import { type AbstractHttpAdapter, NestFactory } from '@nestjs/core';
-import { SvcGuardsModule } from '../auth/guards.module';
-import { type AccessClaims, SvcTokenService } from '../auth/token.service';
+import { SvcGuardsModule } from '../auth/guards/guards.module';
+import { type AccessClaims, SvcTokenService } from '../auth/tokens/token.service';
 import { configureSvcApp } from '../configure-app';
 import type { AuthModel } from '../schema/model';
 import { resolveSchema, type SvcSchemaSource } from '../schema/resolve-schema';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { estimatedEntropyBits, MissingJwtSecretError, resolveJwtSecret } from '../../lib/auth/jwt-secret';
+import { estimatedEntropyBits, MissingJwtSecretError, resolveJwtSecret } from '../../lib/auth/tokens/jwt-secret';
 import type { AuthModel } from '../../lib/schema/model';
 import { Test } from '@nestjs/testing';
 import { tenancyAppModule } from '../apps/tenancy/src/app.module';

@@ -1,7 +1,7 @@
 /** Password hashes (scrypt, legacy bcrypt upgraded at login), one password length rule, normalized login e-mails. */
 import { createCrudRequest } from '@svc/nest';
-import { verifyPassword } from '../../lib/auth/password';
-import { PASSWORD_MAX_LENGTH } from '../../lib/auth/password-policy';
+import { verifyPassword } from '../../lib/auth/passwords/password';
+import { PASSWORD_MAX_LENGTH } from '../../lib/auth/passwords/password-policy';
 import bcrypt from 'bcryptjs';
 import { DataSource } from 'typeorm';
 import { bearer, seedWorld, type World } from '../apps/tenancy/fixtures';

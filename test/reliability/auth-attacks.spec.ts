@@ -19,9 +19,9 @@
  */
 import { createHash, createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { type AuthContext, createCrudRequest } from '@svc/nest';
-import { findApiKey, hashApiKey } from '../../lib/auth/api-keys';
+import { findApiKey, hashApiKey } from '../../lib/auth/api-keys/api-keys';
 import { SvcApiKey } from '../../lib/auth/auth.entities';
-import { verifyPassword } from '../../lib/auth/password';
+import { verifyPassword } from '../../lib/auth/passwords/password';
 import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
@@ -36,7 +36,7 @@ import { withQuery } from '../support/http';
 import { type RunningApp, startApp } from '../support/start-app';
 import { recordFigures, STRESS } from './support/figures';
 
-// The module object lib/auth/api-keys.ts calls `timingSafeEqual` on (a spy on it sees lib's calls).
+// The module object lib/auth/api-keys/api-keys.ts calls `timingSafeEqual` on (a spy on it sees lib's calls).
 const nodeCrypto: typeof import('node:crypto') = require('node:crypto');
 
 const INVALID = { statusCode: 401, message: 'Invalid token', error: 'Unauthorized' };

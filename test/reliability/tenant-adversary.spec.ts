@@ -22,7 +22,7 @@
  * the seed is printed on failure (replay with RELIABILITY_SEED).
  */
 import fc from 'fast-check';
-import { hashPassword } from '../../lib/auth/password';
+import { hashPassword } from '../../lib/auth/passwords/password';
 import { DataSource } from 'typeorm';
 import jwt from 'jsonwebtoken';
 import { IDENTITY_JWT_SECRET, identityAppModule } from '../apps/identity/src/app.module';

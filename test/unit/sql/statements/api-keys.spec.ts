@@ -1,5 +1,5 @@
 /** The statements on `svc_api_keys`, as `svc keys` and API-key logins send them. */
-import { createApiKey, findApiKey, hashApiKey, listApiKeys, revokeApiKey } from '../../../../lib/auth/api-keys';
+import { createApiKey, findApiKey, hashApiKey, listApiKeys, revokeApiKey } from '../../../../lib/auth/api-keys/api-keys';
 import { type RecordedDatabase, recordedDatabase } from './recorded-database';
 
 const ID = '0b7e1c8a-5a57-4d3e-9d1a-2f4c3b2a1e0d';

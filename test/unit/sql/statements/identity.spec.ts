@@ -1,6 +1,6 @@
 /** The statements of logins and sessions on the app's own user, membership and session entities (tenancy app). */
-import { SvcIdentityService } from '../../../../lib/auth/identity.service';
-import { SvcRefreshTokenStore } from '../../../../lib/auth/refresh-token.store';
+import { SvcIdentityService } from '../../../../lib/auth/identity/identity.service';
+import { SvcRefreshTokenStore } from '../../../../lib/auth/sessions/refresh-token.store';
 import { WriteExecutor } from '../../../../lib/sql/write.executor';
 import { type RecordedDatabase, recordedDatabase } from './recorded-database';
 

@@ -1,5 +1,5 @@
 /** The statements on `svc_invitations`. */
-import { SvcInvitationStore } from '../../../../lib/auth/invitation.store';
+import { SvcInvitationStore } from '../../../../lib/auth/invitations/invitation.store';
 import { type RecordedDatabase, recordedDatabase } from './recorded-database';
 
 const invitation = {

@@ -1,5 +1,5 @@
 /** The statements on `svc_refresh_tokens`: rotation, reuse detection, revocation. */
-import { SvcRefreshTokenStore } from '../../../../lib/auth/refresh-token.store';
+import { SvcRefreshTokenStore } from '../../../../lib/auth/sessions/refresh-token.store';
 import { type RecordedDatabase, recordedDatabase } from './recorded-database';
 
 describe('Refresh token statements', () => {

@@ -1,0 +1,105 @@
+import { BadRequestException, type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { withOrganization } from '../auth-context';
+import { ORGANIZATION_HEADER } from '../auth.constants';
+import { header } from '../credentials';
+import { SvcIdentityService } from '../identity/identity.service';
+import { CRUD_ENTITY_KEY } from '../../decorators/crud-entity.decorator';
+import { ScopeViolationException } from '../../exceptions/scope.exceptions';
+import type { AuthContext } from '../../interfaces/auth-context.interface';
+import { CRUD_OPERATIONS, type CrudOperation, type ServiceModel } from '../../schema/model';
+import { CRUD_OPERATION_KEY, IS_PUBLIC_KEY, SKIP_SCOPE_KEY, SVC_MODEL } from '../../svc.constants';
+import { missingContext } from '../../scope/scope-enforcer';
+import { decideScope } from '../../scope/scope-rules';
+
+type ScopeRequest = {
+  headers: Record<string, string | string[] | undefined>;
+  auth?: AuthContext | null;
+};
+
+/** Longest accepted `X-Organization-Id`. */
+const MAX_ORGANIZATION_ID_LENGTH = 128;
+
+/**
+ * Layer 2, which data: runs after `SvcAuthGuard`. Settles the organization of the request
+ * (`X-Organization-Id` must match the credential's; it supplies one only when the credential
+ * has none and may act in it) and, on controllers marked `@CrudEntity()`, refuses a request
+ * without scope context with 403. The rows themselves are filtered by `CrudService`, which
+ * enforces scope whether or not this guard runs. Honors `@Public()` and `@SkipScopeCheck()`.
+ */
+@Injectable()
+export class ScopeGuard implements CanActivate {
+  constructor(
+    protected readonly reflector: Reflector,
+    @Inject(SVC_MODEL) protected readonly model: ServiceModel,
+    protected readonly identity: SvcIdentityService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.flag(context, IS_PUBLIC_KEY) || this.flag(context, SKIP_SCOPE_KEY)) return true;
+    const request = context.switchToHttp().getRequest<ScopeRequest>();
+    const requested = this.requestedOrganization(request);
+    if (request.auth && requested !== undefined) {
+      const current = request.auth.organizationId;
+      if (current !== null && current !== undefined) {
+        if (String(current) !== requested) {
+          throw new ScopeViolationException('X-Organization-Id does not match the organization of your credential');
+        }
+      } else {
+        request.auth = await this.enterOrganization(request.auth, requested);
+      }
+    }
+    this.checkEntity(context, request);
+    return true;
+  }
+
+  /**
+   * The context acting in `organizationId`, for a credential that carries none. Allowed for a
+   * service API key without organization, and for a user with a membership row there
+   * (`auth.accountUserEntity`; the membership's roles are added). Anything else: 403.
+   * Override to plug in your own membership rules.
+   */
+  protected async enterOrganization(auth: AuthContext, organizationId: string): Promise<AuthContext> {
+    if (auth.via === 'api-key') return withOrganization(auth, organizationId, this.model.auth);
+    if (auth.userId && this.model.auth?.accountUserEntity) {
+      const membership = await this.identity.membership(auth.userId, organizationId);
+      if (membership) {
+        const roles = [...new Set([...(auth.roles ?? []), ...membership.roles])];
+        return { ...withOrganization(auth, organizationId, this.model.auth), roles };
+      }
+      throw new ScopeViolationException(`No membership in organization ${organizationId}`);
+    }
+    throw new ScopeViolationException('X-Organization-Id cannot select an organization for this credential');
+  }
+
+  /**
+   * On a `@CrudEntity()` controller: 403 now when the route's declared operation
+   * (`@CrudOperation()`) needs scope context the request lacks.
+   */
+  protected checkEntity(context: ExecutionContext, request: ScopeRequest): void {
+    const name = this.reflector.getAllAndOverride<string | undefined>(CRUD_ENTITY_KEY, [context.getHandler(), context.getClass()]);
+    const entity = name ? this.model.entities.find((candidate) => candidate.name === name) : undefined;
+    if (!entity) return;
+    const entities = new Map(this.model.entities.map((candidate) => [candidate.name, candidate]));
+    const declared = this.reflector.getAllAndOverride<CrudOperation | undefined>(CRUD_OPERATION_KEY, [context.getHandler(), context.getClass()]);
+    // Undeclared (a custom route): the strictest check, as if the route were every operation.
+    for (const operation of declared === undefined ? CRUD_OPERATIONS : [declared]) {
+      const decision = decideScope(entity, { auth: request.auth ?? null, skipScope: false }, operation, entities);
+      if (decision.kind === 'missing') throw missingContext(entity, decision.key);
+    }
+  }
+
+  private requestedOrganization(request: ScopeRequest): string | undefined {
+    const value = header(request, ORGANIZATION_HEADER);
+    if (value === undefined) return undefined;
+    const trimmed = value.trim();
+    if (trimmed === '' || trimmed.length > MAX_ORGANIZATION_ID_LENGTH || /[\u0000-\u001f\u007f]/.test(trimmed)) {
+      throw new BadRequestException('Invalid X-Organization-Id header');
+    }
+    return trimmed;
+  }
+
+  private flag(context: ExecutionContext, key: string): boolean {
+    return this.reflector.getAllAndOverride<boolean>(key, [context.getHandler(), context.getClass()]) === true;
+  }
+}
