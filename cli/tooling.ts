@@ -17,15 +17,35 @@ export const TOOLING_PACKAGES = ['typescript', '@angular-devkit/core', '@angular
 /** Set on the re-run of `svc` that found its tools in the cache: a second miss is an error, not a loop. */
 const TOOLING_DIR_ENV = 'SVC_TOOLING_DIR';
 
-/** The tools `require()` cannot find from here. */
+/** The version of `name` that `require()` finds from here, or undefined when it finds none. */
+function resolvedVersion(name: string): string | undefined {
+  let entry: string;
+  try {
+    entry = require.resolve(name);
+  } catch {
+    return undefined;
+  }
+  for (let dir = dirname(entry); dirname(dir) !== dir; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (!existsSync(file)) continue;
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+    if (manifest.name === name) return manifest.version;
+  }
+  return undefined;
+}
+
+const major = (version: string): string | undefined => /^[~^]?(\d+)\./.exec(version)?.[1];
+
+/**
+ * The tools `require()` cannot find from here, or finds in another major version than `@svc/nest`'s own (a Nest
+ * project hoists @nestjs/cli's commander 4, whose API differs).
+ */
 export function missingTooling(): string[] {
+  const own = readOwnManifest(__dirname);
   return TOOLING_PACKAGES.filter((name) => {
-    try {
-      require.resolve(name);
-      return false;
-    } catch {
-      return true;
-    }
+    const found = resolvedVersion(name);
+    const wanted = own.devDependencies?.[name];
+    return found === undefined || (wanted !== undefined && major(found) !== major(wanted));
   });
 }
 

@@ -1,7 +1,7 @@
 /**
  * Nest's own path, as a Nest user walks it, from an empty folder: `nest new` (the @nestjs/cli
  * version this package supports: its devDependency), the packed package installed and set up the
- * documented way (`npm i ./svc-nest-<version>.tgz && nest add @svc/nest --skip-install`), an
+ * documented way (`npm i ./svc-nest-<version>.tgz && nest add @svc/nest --skip-install && npm install`), an
  * entity with a relation to the starter one through `nest g svc-resource`, then the scripts
  * `nest new` wrote (`build`, `test`, `test:e2e`, `lint`), the smoke tests (`test:smoke`), and
  * `svc dev` up to a first 200 — with `test:e2e` run again while it holds the database folder.
@@ -61,12 +61,17 @@ describe('nest new, nest add @svc/nest, nest g svc-resource, then the project as
     expect(readFileSync(join(project, 'src', 'main.ts'), 'utf8')).toContain('\nawait bootstrap();');
   }, STEP_TIMEOUT_MS);
 
-  it('npm i <tarball> && nest add @svc/nest --skip-install sets it up', () => {
+  it('npm i <tarball> && nest add @svc/nest --skip-install && npm install sets it up', () => {
     npm(['install', tarball]);
     const output = nest(['add', '@svc/nest', '--skip-install']);
     expect(output).toContain('CREATE .svcrc');
     expect(output).toContain('UPDATE src/app.module.ts');
     expect(readJson(join(project, 'nest-cli.json')).collection).toBe('@svc/nest');
+    // svc's tools are the app's devDependencies (@nestjs/cli's commander 4 is not svc's commander 15).
+    expect(Object.keys(readJson(join(project, 'package.json')).devDependencies)).toEqual(
+      expect.arrayContaining(['@angular-devkit/core', '@angular-devkit/schematics', '@electric-sql/pglite', 'commander']),
+    );
+    npm(['install']);
   }, STEP_TIMEOUT_MS);
 
   it('nest g svc-resource task, for a Task that belongs to the starter Note, also gives Note its tasks', () => {
