@@ -68,6 +68,7 @@ export function typeOrmOptionsFactory(options: SvcModuleOptions, model: ServiceM
     migrations: options.migrations,
     statementTimeoutMs: model.database.statementTimeoutMs,
     parallelWorkersPerStatement: model.database.parallelWorkersPerStatement,
+    jitOff: true,
   });
 }
 

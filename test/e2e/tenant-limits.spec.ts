@@ -188,6 +188,17 @@ describe('database.parallelWorkersPerStatement (postgres)', () => {
       await running.close();
     }
   });
+
+  // query-oracle seed 2299557489: a list with 24 to-many conditions ran in 43 ms after JIT had compiled it for 9 s.
+  it("compiles none of the application's statements with JIT", async () => {
+    const running = await startApp('postgres', limitsAppModule({ parallelWorkersPerStatement: 2 }));
+    try {
+      const rows: { jit: string }[] = await running.app.get(DataSource).query('SHOW jit');
+      expect(rows[0].jit).toBe('off');
+    } finally {
+      await running.close();
+    }
+  });
 });
 
 describe('database.statementTimeoutMs (postgres)', () => {
