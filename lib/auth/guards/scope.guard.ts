@@ -11,6 +11,7 @@ import { CRUD_OPERATIONS, type CrudOperation, type ServiceModel } from '../../sc
 import { CRUD_OPERATION_KEY, IS_PUBLIC_KEY, SKIP_SCOPE_KEY, SVC_MODEL } from '../../svc.constants';
 import { missingContext } from '../../scope/scope-enforcer';
 import { decideScope } from '../../scope/scope-rules';
+import { assertPermitted } from '../../scope/operation-permissions';
 
 type ScopeRequest = {
   headers: Record<string, string | string[] | undefined>;
@@ -73,8 +74,9 @@ export class ScopeGuard implements CanActivate {
   }
 
   /**
-   * On a `@CrudEntity()` controller: 403 now when the route's declared operation
-   * (`@CrudOperation()`) needs scope context the request lacks.
+   * On a `@CrudEntity()` controller: 403 now when no role of the caller is granted the route's
+   * declared operation (`@CrudOperation()`, `permissions`), or when it needs scope context the
+   * request lacks. A route that declares none must be granted every operation.
    */
   protected checkEntity(context: ExecutionContext, request: ScopeRequest): void {
     const name = this.reflector.getAllAndOverride<string | undefined>(CRUD_ENTITY_KEY, [context.getHandler(), context.getClass()]);
@@ -84,6 +86,8 @@ export class ScopeGuard implements CanActivate {
     const declared = this.reflector.getAllAndOverride<CrudOperation | undefined>(CRUD_OPERATION_KEY, [context.getHandler(), context.getClass()]);
     // Undeclared (a custom route): the strictest check, as if the route were every operation.
     for (const operation of declared === undefined ? CRUD_OPERATIONS : [declared]) {
+      // Before any handler code runs, so a custom route that writes by other means is refused too.
+      assertPermitted(entity, { auth: request.auth ?? null }, operation, this.model);
       const decision = decideScope(entity, { auth: request.auth ?? null, skipScope: false }, operation, entities);
       if (decision.kind === 'missing') throw missingContext(entity, decision.key);
     }
