@@ -78,7 +78,12 @@ describe.each(DATABASE_KINDS)('operation permissions (%s)', (kind) => {
       const res = await http()
         .post('/tasks/bulk')
         .set(as('member'))
-        .send({ bulk: [{ title: 'b1', projectId: w.projects.a1 }, { title: 'b2', projectId: w.projects.a1 }] })
+        .send({
+          bulk: [
+            { title: 'b1', projectId: w.projects.a1 },
+            { title: 'b2', projectId: w.projects.a1 },
+          ],
+        })
         .expect(403);
       expect(res.body).toEqual(refused('create', 'Task'));
       expect(await taskCount()).toBe(count);
@@ -110,9 +115,7 @@ describe.each(DATABASE_KINDS)('operation permissions (%s)', (kind) => {
     it('"*" grants any authenticated caller, roles or none; a role no grant names gets nothing', async () => {
       const res = await http().get('/projects').set(as()).expect(200);
       expect((res.body as Row[]).map((row) => row.organizationId)).toEqual([w.orgA, w.orgA]);
-      expect((await http().post('/projects').set(as('viewer')).send({ name: 'x' }).expect(403)).body).toEqual(
-        refused('create', 'Project'),
-      );
+      expect((await http().post('/projects').set(as('viewer')).send({ name: 'x' }).expect(403)).body).toEqual(refused('create', 'Project'));
       expect((await http().get('/tasks').set(as('stranger')).expect(403)).body).toEqual(refused('read', 'Task'));
     });
 
@@ -147,17 +150,32 @@ describe.each(DATABASE_KINDS)('operation permissions (%s)', (kind) => {
 
     it('a custom route declaring @CrudOperation("update") is refused before it runs', async () => {
       const before = await task();
-      expect((await http().post(`/task-actions/${w.tasks.a}/shout`).set(as('viewer')).expect(403)).body).toEqual(
-        refused('update', 'Task'),
-      );
+      expect((await http().post(`/task-actions/${w.tasks.a}/shout`).set(as('viewer')).expect(403)).body).toEqual(refused('update', 'Task'));
       expect(await task()).toEqual(before);
       await http().post(`/task-actions/${w.tasks.a}/shout`).set(as('member')).expect(201);
       expect((await task()).title).toBe(String(before.title).toUpperCase());
     });
 
+    it('/_docs lists, per operation, the roles that may call it', async () => {
+      const doc = (await http().get('/_docs-json').expect(200)).body as { paths: Record<string, Record<string, Row>> };
+      expect(doc.paths['/tasks/{id}']!.delete!['x-svc-roles']).toEqual(['manager']);
+      expect(doc.paths['/tasks/{id}']!.patch!['x-svc-roles']).toEqual(['member', 'manager']);
+      expect(doc.paths['/tasks']!.get!['x-svc-roles']).toEqual(['viewer', 'member', 'manager']);
+      expect(doc.paths['/tasks/bulk']!.post!['x-svc-roles']).toEqual(['manager', 'creator']);
+      expect(doc.paths['/task-actions/{id}/shout']!.post!['x-svc-roles']).toEqual(['member', 'manager']);
+      expect(doc.paths['/tasks/{id}']!.delete!.description).toContain('Permissions: delete on Task is granted to manager; other callers get 403.');
+      expect(doc.paths['/projects']!.get!.description).toContain('any authenticated caller ("*")');
+      // Comment has no permissions: under "allow", nothing to list.
+      expect(doc.paths['/comments']!.get!['x-svc-roles']).toBeUndefined();
+    });
+
     it('a @Public() route of an entity with permissions refuses the unauthenticated caller (403)', async () => {
       const res = await http().get('/public/projects').expect(403);
-      expect(res.body).toEqual({ statusCode: 403, message: 'read on Project is not permitted without an authenticated caller', error: 'Forbidden' });
+      expect(res.body).toEqual({
+        statusCode: 403,
+        message: 'read on Project is not permitted without an authenticated caller',
+        error: 'Forbidden',
+      });
       // Without a credential the auth guard answers first, as before.
       await http().get('/tasks').expect(401);
     });
@@ -184,6 +202,9 @@ describe.each(DATABASE_KINDS)('operation permissions (%s)', (kind) => {
       await http().get('/projects').set(owner).expect(200);
       const viewer = bearer(mintToken({ sub: String(w.alice.id), organizationId: String(w.orgA), roles: ['viewer'] }));
       await http().get('/tasks').set(viewer).expect(200);
+      const doc = (await http().get('/_docs-json').expect(200)).body as { paths: Record<string, Record<string, Row>> };
+      expect(doc.paths['/comments']!.get!['x-svc-roles']).toEqual([]);
+      expect(doc.paths['/comments']!.get!.description).toContain('Permissions: no role may read Comment (403).');
     });
   });
 });

@@ -24,7 +24,7 @@ function svcrc(permissions: unknown, auth: object | null = {}): object {
 }
 
 describe('.svcrc permissions', () => {
-  it('takes each role\'s granted operations into the model; false and absent grant nothing', () => {
+  it("takes each role's granted operations into the model; false and absent grant nothing", () => {
     const parsed = model(
       svcrc({
         viewer: { read: true },
@@ -62,7 +62,9 @@ describe('.svcrc permissions', () => {
     expect(problems(svcrc({ member: { read: true, list: true } }))).toEqual([
       { path: 'entities[0].permissions.member.list', message: 'unknown key "list"' },
     ]);
-    expect(problems(svcrc({ member: true }))).toEqual([{ path: 'entities[0].permissions.member', message: 'must be an object (got true)' }]);
+    expect(problems(svcrc({ member: true }))).toEqual([
+      { path: 'entities[0].permissions.member', message: 'must be an object (got true)' },
+    ]);
     expect(problems(svcrc({ member: { delete: 'yes' } }))).toEqual([
       { path: 'entities[0].permissions.member.delete', message: 'must be a boolean or an object (got "yes")' },
     ]);
