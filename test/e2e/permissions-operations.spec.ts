@@ -156,6 +156,13 @@ describe.each(DATABASE_KINDS)('operation permissions (%s)', (kind) => {
       expect((await task()).title).toBe(String(before.title).toUpperCase());
     });
 
+    it('a custom @SkipScopeCheck() route still needs its @CrudOperation() granted', async () => {
+      expect((await http().post(`/task-actions/${w.tasks.a}/purge`).set(as('member')).expect(403)).body).toEqual(
+        refused('delete', 'Task'),
+      );
+      expect(await tableRows(running.app, 'tasks', `id = ${w.tasks.a}`)).toHaveLength(1);
+    });
+
     it('/_docs lists, per operation, the roles that may call it', async () => {
       const doc = (await http().get('/_docs-json').expect(200)).body as { paths: Record<string, Record<string, Row>> };
       expect(doc.paths['/tasks/{id}']!.delete!['x-svc-roles']).toEqual(['manager']);

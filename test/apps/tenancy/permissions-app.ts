@@ -1,5 +1,5 @@
 import { Controller, type DynamicModule, Module, Param, Post } from '@nestjs/common';
-import { CrudEntity, CrudOperation, ParseIntIdPipe, SvcGuardsModule, SvcModule, type SvcrcV2 } from '@svc/nest';
+import { CrudEntity, CrudOperation, ParseIntIdPipe, SkipScopeCheck, SvcGuardsModule, SvcModule, type SvcrcV2 } from '@svc/nest';
 import { DataSource } from 'typeorm';
 import { AutogenModule } from './src/autogen/autogen.module';
 import { ExtensionsModule } from './src/extensions/extensions.module';
@@ -41,6 +41,15 @@ class TaskActionsController {
   async shout(@Param('id', ParseIntIdPipe) id: number) {
     await this.dataSource.query(`UPDATE "tasks" SET "title" = upper("title") WHERE "id" = $1`, [id]);
     return { shouted: id };
+  }
+
+  /** Skips the scope check, not the permissions. */
+  @SkipScopeCheck()
+  @CrudOperation('delete')
+  @Post(':id/purge')
+  async purge(@Param('id', ParseIntIdPipe) id: number) {
+    await this.dataSource.query(`DELETE FROM "tasks" WHERE "id" = $1`, [id]);
+    return { purged: id };
   }
 }
 
