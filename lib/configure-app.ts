@@ -6,6 +6,7 @@ import { createJsonOnlyMiddleware } from './http/json-only';
 import { applyOperationalSettings } from './production/operational-settings';
 import { endStartOnListenFailure } from './production/listen-failure';
 import { runtimeParts, SvcRuntime } from './crud/svc-runtime';
+import { documentPermittedRoles } from './swagger/permitted-roles';
 
 export interface ConfigureAppOptions {
   /** Title of the OpenAPI document. Default: the package name from `npm_package_name`, else `API`. */
@@ -45,7 +46,7 @@ export function configureSvcApp(app: INestApplication, options: ConfigureAppOpti
       .addBearerAuth()
       .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'api-key')
       .build();
-    SwaggerModule.setup('_docs', app, () => SwaggerModule.createDocument(app, config));
+    SwaggerModule.setup('_docs', app, () => documentPermittedRoles(SwaggerModule.createDocument(app, config), app, model));
   }
 }
 

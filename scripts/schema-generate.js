@@ -22,8 +22,8 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 
 /** Names of the schema's definitions in each family of types. */
 const NAMES = {
-  input: { root: 'SvcrcV2', entity: 'SvcrcV2Entity', field: 'SvcrcV2Field', relationship: 'SvcrcV2Relationship', auth: 'SvcrcV2Auth', api: 'SvcrcV2Api', database: 'SvcrcV2Database' },
-  raw: { root: 'RawSvcrc', entity: 'RawEntity', field: 'RawField', relationship: 'RawRelationship', auth: 'RawAuth', api: 'RawApi', database: 'RawDatabase' },
+  input: { root: 'SvcrcV2', entity: 'SvcrcV2Entity', field: 'SvcrcV2Field', relationship: 'SvcrcV2Relationship', auth: 'SvcrcV2Auth', api: 'SvcrcV2Api', database: 'SvcrcV2Database', rolePermissions: 'SvcrcV2RolePermissions' },
+  raw: { root: 'RawSvcrc', entity: 'RawEntity', field: 'RawField', relationship: 'RawRelationship', auth: 'RawAuth', api: 'RawApi', database: 'RawDatabase', rolePermissions: 'RawRolePermissions' },
 };
 
 /**

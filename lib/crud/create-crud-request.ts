@@ -10,6 +10,8 @@ export interface CreateCrudRequestOptions {
   auth?: AuthContext | null;
   /** Skip tenant scope checks, for system work across tenants. Default false. */
   skipScope?: boolean;
+  /** Skip the entity's `permissions` (which roles may read, create, update, delete), for system work. Default false. */
+  skipPermissions?: boolean;
 }
 
 /**
@@ -18,5 +20,10 @@ export interface CreateCrudRequestOptions {
  * Throws `QueryError` for a malformed query string.
  */
 export function createCrudRequest(queryString = '', options: CreateCrudRequestOptions = {}): CrudRequest {
-  return { query: parseQuery(queryString), auth: options.auth ?? null, skipScope: options.skipScope ?? false };
+  return {
+    query: parseQuery(queryString),
+    auth: options.auth ?? null,
+    skipScope: options.skipScope ?? false,
+    ...(options.skipPermissions === true ? { skipPermissions: true } : {}),
+  };
 }

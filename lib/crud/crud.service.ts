@@ -8,6 +8,7 @@ import type { ParsedQuery, ValidatedQuery } from '../query/query.types';
 import type { CrudOperation, EntityModel } from '../schema/model';
 import { ScopeViolationException } from '../exceptions/scope.exceptions';
 import { IdentityRules } from '../scope/identity-rules';
+import { assertPermitted, assertRelationsReadable } from '../scope/operation-permissions';
 import type { ScopeEnforcer } from '../scope/scope-enforcer';
 import { runtimeParts, type SvcRuntime } from './svc-runtime';
 import type { RuntimeParts } from './runtime-parts';
@@ -55,7 +56,8 @@ type Id = string | number;
  *
  * Tenant scope (`scopeBy`) is enforced here, on every statement, whether or not the
  * guards are enabled, and cannot be dropped by overriding a hook: only `skipScope`
- * (`@SkipScopeCheck()`, `@Public()`) or a `bypassRoles` role turns it off.
+ * (`@SkipScopeCheck()`, `@Public()`) or a `bypassRoles` role turns it off. So are the
+ * operation `permissions` of `.svcrc`, which only `skipPermissions` (system work) turns off.
  */
 export class CrudService<T extends ObjectLiteral> {
   /** The name of the entity, as in `.svcrc`. */
@@ -354,6 +356,7 @@ export class CrudService<T extends ObjectLiteral> {
    * then identity data (password length and hash, normalized login e-mail).
    */
   private async createValues(body: object, request: CrudRequest): Promise<Record<string, unknown>> {
+    assertPermitted(this.entity, request, 'create', this.runtime.model);
     this.identity.assertOperation(this.entity, request, 'create');
     const values = await this.prepareCreate(body, request);
     this.identity.checkWrite(this.entity, body, values, request, 'create');
@@ -401,8 +404,12 @@ export class CrudService<T extends ObjectLiteral> {
     return request.query.returnRows ? { affected, data: result.changes.map((written) => written.record as Partial<T>) } : { affected };
   }
 
-  /** The tenant scope of the root rows (403 when the context lacks it), then the `conditions()` and `rawSqlConditions()` hooks. */
+  /**
+   * 403 when no role of the caller is granted the operation (`permissions`), then the tenant scope of the
+   * root rows (403 when the context lacks it), the identity rules, and the `conditions()` and `rawSqlConditions()` hooks.
+   */
   private allConditions(request: CrudRequest, operation: CrudOperation): RootCondition[] {
+    assertPermitted(this.entity, request, operation, this.runtime.model);
     return [
       ...this.scope.rootConditions(this.entity, request, operation),
       ...this.identity.rootConditions(this.entity, request, operation),
@@ -466,6 +473,7 @@ export class CrudService<T extends ObjectLiteral> {
       this.runtime.entities,
       alwaysPaginate ? { ...pagination, alwaysPaginate } : pagination,
     );
+    if (request !== null) assertRelationsReadable(validated, request, this.runtime.model, this.runtime.entities);
     return continueAfterCursor(validated, query, this.runtime.cursors, this.cursorBinding(request));
   }
 

@@ -10,6 +10,8 @@ export interface CrudRequest {
   readonly auth: AuthContext | null;
   /** True when the route skips scope checks (`@SkipScopeCheck()`). */
   readonly skipScope: boolean;
+  /** True for system work that `permissions` do not apply to (`createCrudRequest({ skipPermissions: true })`); no route sets it. */
+  readonly skipPermissions?: boolean;
   /** Sets a header of the HTTP response (lists send `X-Total-Count`); absent outside a route. */
   readonly setHeader?: (name: string, value: string) => void;
   /**

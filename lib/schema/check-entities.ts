@@ -1,6 +1,7 @@
 /** Entity-level checks: unique names and routes, names that generated code cannot use. */
 import { CheckContext, entityPath } from './check-context';
 import { checkBulkWrites } from './check-bulk-writes';
+import { checkPermissions } from './check-permissions';
 import { toRouteName } from './naming';
 
 /**
@@ -46,6 +47,7 @@ export function checkEntities(ctx: CheckContext): void {
       ctx.report(`${entityPath(index)}.routes.recover`, 'the recover route exists only with "softDelete": true');
     }
     checkBulkWrites(ctx, entity, index);
+    checkPermissions(ctx, entity, index);
     const route = toRouteName(name);
     const reserved = RESERVED_ROUTES[route];
     if (reserved !== undefined) {

@@ -162,7 +162,20 @@ export interface EntityModel {
   /** `bulkWrites: true`: `PATCH /<entities>?filter=...` and `DELETE /<entities>?filter=...` are served. */
   readonly bulkWrites: boolean;
   readonly scope: ScopeModel | null;
+  /**
+   * `permissions`: role (or `"*"`, any authenticated caller) → the operations it grants; null without
+   * `permissions` (then `auth.permissionsDefault` decides).
+   */
+  readonly permissions: PermissionsModel | null;
 }
+
+/** An operation of `permissions`; each `CrudOperation` is one of them (`find` and `get` are `read`). */
+export type PermissionOperation = 'read' | 'create' | 'update' | 'delete';
+
+export const PERMISSION_OPERATIONS: readonly PermissionOperation[] = ['read', 'create', 'update', 'delete'];
+
+/** The operations each role may perform, keyed by role or `"*"`. */
+export type PermissionsModel = Readonly<Record<string, readonly PermissionOperation[]>>;
 
 export interface AuthModel {
   readonly provider: string;
@@ -175,6 +188,8 @@ export interface AuthModel {
   readonly globalGuards: boolean;
   /** Roles that administer identities of their own organization (`auth.adminRoles`, default none). */
   readonly adminRoles: readonly string[];
+  /** What an entity without `permissions` allows (`auth.permissionsDefault`, default `allow`). */
+  readonly permissionsDefault: 'allow' | 'deny';
   /** Prefix of service API keys, default `svc`. Keys look like `<prefix>_<secret>`. */
   readonly apiKeyPrefix: string;
   /** Access token lifetime in seconds, default 900. */

@@ -5,11 +5,14 @@
  */
 import {
   CRUD_OPERATIONS,
+  PERMISSION_OPERATIONS,
   type AuthModel,
   type ColumnModel,
   type EntityModel,
   type FieldModel,
   type IdType,
+  type PermissionOperation,
+  type PermissionsModel,
   type RelationModel,
   type ScopeModel,
   type ScopePathModel,
@@ -153,6 +156,16 @@ function buildScope(
   };
 }
 
+/** Each role's granted operations: those set to `true` (checks refuse anything but a boolean). */
+function normalizePermissions(raw: RawEntity['permissions']): PermissionsModel | null {
+  if (raw === undefined) return null;
+  const permissions: Record<string, PermissionOperation[]> = {};
+  for (const [role, grants] of Object.entries(raw)) {
+    permissions[role] = PERMISSION_OPERATIONS.filter((operation) => grants[operation] === true);
+  }
+  return permissions;
+}
+
 function normalizeAuth(raw: RawAuth | undefined): AuthModel | null {
   if (raw === undefined) return null;
   const defaults = SVCRC_DEFAULTS.auth;
@@ -164,6 +177,7 @@ function normalizeAuth(raw: RawAuth | undefined): AuthModel | null {
     organizationField: raw.organizationField ?? defaults.organizationField,
     globalGuards: raw.globalGuards ?? defaults.globalGuards,
     adminRoles: [...(raw.adminRoles ?? [])],
+    permissionsDefault: raw.permissionsDefault ?? defaults.permissionsDefault,
     apiKeyPrefix: raw.apiKeyPrefix ?? defaults.apiKeyPrefix,
     accessTokenTtl: raw.accessTokenTtl ?? defaults.accessTokenTtl,
     refreshTokenTtl: raw.refreshTokenTtl ?? defaults.refreshTokenTtl,
@@ -264,6 +278,7 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
       events: entity.events ?? events,
       bulkWrites: entity.bulkWrites ?? ENTITY_DEFAULTS.bulkWrites,
       scope: buildScope(entity, name, relationsOf, organizationField, organizationEntity),
+      permissions: normalizePermissions(entity.permissions),
     };
   });
 

@@ -17,6 +17,8 @@ interface SchemaNode {
   readonly minimum?: number;
   readonly maximum?: number;
   readonly properties?: Readonly<Record<string, SchemaNode>>;
+  /** A map keyed by names the file chooses (`permissions` by role): each value read with this node. */
+  readonly additionalProperties?: boolean | SchemaNode;
   readonly items?: SchemaNode;
   readonly definitions?: Readonly<Record<string, SchemaNode>>;
 }
@@ -67,6 +69,14 @@ function readObject(node: SchemaNode, value: JsonObject, path: string): JsonObje
     const childPath = path === '' ? key : `${path}.${key}`;
     const read = readValue(resolve(child), value[key], childPath);
     result[key] = READ_AS_LIST.has(childPath) ? (read ?? []) : read;
+  }
+  const extra = node.additionalProperties;
+  if (typeof extra === 'object') {
+    for (const [key, entry] of Object.entries(value)) {
+      if (node.properties?.[key] !== undefined) continue;
+      const read = readValue(resolve(extra), entry, path === '' ? '*' : `${path}.*`);
+      if (read !== undefined) result[key] = read;
+    }
   }
   return result;
 }

@@ -20,6 +20,7 @@ const AUTH: NonNullable<ServiceModel['auth']> = {
   organizationField: 'organizationId',
   globalGuards: false,
   adminRoles: [],
+  permissionsDefault: 'allow',
   apiKeyPrefix: 'svc',
   accessTokenTtl: 900,
   refreshTokenTtl: 1209600,

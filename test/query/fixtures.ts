@@ -43,6 +43,7 @@ function entity(name: string, table: string, parts: Partial<EntityModel> & Pick<
     eagerJoins: [],
     events: false,
     scope: null,
+    permissions: null,
     ...parts,
   };
 }

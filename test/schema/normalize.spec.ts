@@ -233,6 +233,7 @@ describe('normalizing the full fixture', () => {
       organizationField: 'organizationId',
       globalGuards: true,
       adminRoles: [],
+      permissionsDefault: 'allow',
       apiKeyPrefix: 'pm',
       accessTokenTtl: 900,
       refreshTokenTtl: 1209600,
@@ -406,6 +407,7 @@ describe('defaults', () => {
       organizationField: 'organizationId',
       globalGuards: false,
       adminRoles: [],
+      permissionsDefault: 'allow',
       apiKeyPrefix: 'svc',
       accessTokenTtl: 900,
       refreshTokenTtl: 1209600,
@@ -478,7 +480,7 @@ describe('defaults', () => {
     expect(model.rootFolder).toBe(defaultAt(schema, 'rootFolder'));
     expect(model.idType).toBe(defaultAt(schema, 'idType'));
     expect(model.events).toBe(defaultAt(schema, 'events'));
-    for (const key of ['provider', 'organizationField', 'globalGuards', 'adminRoles', 'apiKeyPrefix', 'accessTokenTtl', 'refreshTokenTtl', 'invitationTtl', 'loginThrottle'] as const) {
+    for (const key of ['provider', 'organizationField', 'globalGuards', 'adminRoles', 'permissionsDefault', 'apiKeyPrefix', 'accessTokenTtl', 'refreshTokenTtl', 'invitationTtl', 'loginThrottle'] as const) {
       expect([key, model.auth?.[key]]).toEqual([key, defaultAt(auth, key)]);
     }
     for (const key of ['defaultLimit', 'maxLimit', 'alwaysPaginate', 'count', 'estimatedCountThreshold'] as const) {
@@ -512,7 +514,9 @@ describe('the JSON Schema', () => {
     const visit = (node: unknown, path: string): void => {
       if (typeof node !== 'object' || node === null) return;
       const schema = node as Record<string, unknown>;
-      if (schema.type === 'object' && schema.additionalProperties !== false)
+      // A map keyed by names the file chooses (permissions by role) describes its values instead.
+      const map = typeof schema.additionalProperties === 'object' && schema.additionalProperties !== null;
+      if (schema.type === 'object' && schema.additionalProperties !== false && !map)
         missing.push(`${path}: additionalProperties`);
       for (const [key, child] of Object.entries((schema.properties ?? {}) as Record<string, unknown>)) {
         const childSchema = child as Record<string, unknown>;

@@ -42,6 +42,7 @@ const SAMPLES: Readonly<Record<string, readonly unknown[]>> = {
   'relationships[].from': ['Membership', 'Organization'],
   'relationships[].to': ['Organization'],
   'api.bodyLimit': ['2mb'],
+  'entities[].permissions': [{ manager: { read: true, delete: true }, '*': { read: true } }],
 };
 
 /** Keys whose change needs other keys changed with it: the whole edit. */

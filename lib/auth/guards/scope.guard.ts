@@ -7,10 +7,11 @@ import { SvcIdentityService } from '../identity/identity.service';
 import { CRUD_ENTITY_KEY } from '../../decorators/crud-entity.decorator';
 import { ScopeViolationException } from '../../exceptions/scope.exceptions';
 import type { AuthContext } from '../../interfaces/auth-context.interface';
-import { CRUD_OPERATIONS, type CrudOperation, type ServiceModel } from '../../schema/model';
+import { CRUD_OPERATIONS, type CrudOperation, type EntityModel, type ServiceModel } from '../../schema/model';
 import { CRUD_OPERATION_KEY, IS_PUBLIC_KEY, SKIP_SCOPE_KEY, SVC_MODEL } from '../../svc.constants';
 import { missingContext } from '../../scope/scope-enforcer';
 import { decideScope } from '../../scope/scope-rules';
+import { assertPermitted } from '../../scope/operation-permissions';
 
 type ScopeRequest = {
   headers: Record<string, string | string[] | undefined>;
@@ -36,8 +37,12 @@ export class ScopeGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.flag(context, IS_PUBLIC_KEY) || this.flag(context, SKIP_SCOPE_KEY)) return true;
     const request = context.switchToHttp().getRequest<ScopeRequest>();
+    if (this.flag(context, IS_PUBLIC_KEY) || this.flag(context, SKIP_SCOPE_KEY)) {
+      // They skip the scope, not the permissions.
+      this.checkPermissions(context, request);
+      return true;
+    }
     const requested = this.requestedOrganization(request);
     if (request.auth && requested !== undefined) {
       const current = request.auth.organizationId;
@@ -73,20 +78,41 @@ export class ScopeGuard implements CanActivate {
   }
 
   /**
-   * On a `@CrudEntity()` controller: 403 now when the route's declared operation
-   * (`@CrudOperation()`) needs scope context the request lacks.
+   * On a `@CrudEntity()` controller: 403 now when no role of the caller is granted the route's
+   * declared operation (`@CrudOperation()`, `permissions`), or when it needs scope context the
+   * request lacks. A route that declares none must pass both for every operation.
    */
   protected checkEntity(context: ExecutionContext, request: ScopeRequest): void {
-    const name = this.reflector.getAllAndOverride<string | undefined>(CRUD_ENTITY_KEY, [context.getHandler(), context.getClass()]);
-    const entity = name ? this.model.entities.find((candidate) => candidate.name === name) : undefined;
-    if (!entity) return;
+    const route = this.declaredRoute(context);
+    if (!route) return;
     const entities = new Map(this.model.entities.map((candidate) => [candidate.name, candidate]));
-    const declared = this.reflector.getAllAndOverride<CrudOperation | undefined>(CRUD_OPERATION_KEY, [context.getHandler(), context.getClass()]);
-    // Undeclared (a custom route): the strictest check, as if the route were every operation.
-    for (const operation of declared === undefined ? CRUD_OPERATIONS : [declared]) {
-      const decision = decideScope(entity, { auth: request.auth ?? null, skipScope: false }, operation, entities);
-      if (decision.kind === 'missing') throw missingContext(entity, decision.key);
+    for (const operation of route.operations) {
+      // Before any handler code runs, so a custom route that writes by other means is refused too.
+      assertPermitted(route.entity, { auth: request.auth ?? null }, operation, this.model);
+      const decision = decideScope(route.entity, { auth: request.auth ?? null, skipScope: false }, operation, entities);
+      if (decision.kind === 'missing') throw missingContext(route.entity, decision.key);
     }
+  }
+
+  /** The permissions alone, for `@Public()` and `@SkipScopeCheck()` routes (a public route has no caller, so no role). */
+  private checkPermissions(context: ExecutionContext, request: ScopeRequest): void {
+    const route = this.declaredRoute(context);
+    for (const operation of route?.operations ?? []) {
+      assertPermitted(route!.entity, { auth: request.auth ?? null }, operation, this.model);
+    }
+  }
+
+  /**
+   * The `@CrudEntity()` of the route and the operations it performs: the one `@CrudOperation()` declares,
+   * or, undeclared (a custom route), every operation, the strictest reading.
+   */
+  private declaredRoute(context: ExecutionContext): { entity: EntityModel; operations: readonly CrudOperation[] } | null {
+    const targets = [context.getHandler(), context.getClass()];
+    const name = this.reflector.getAllAndOverride<string | undefined>(CRUD_ENTITY_KEY, targets);
+    const entity = name ? this.model.entities.find((candidate) => candidate.name === name) : undefined;
+    if (!entity) return null;
+    const declared = this.reflector.getAllAndOverride<CrudOperation | undefined>(CRUD_OPERATION_KEY, targets);
+    return { entity, operations: declared === undefined ? CRUD_OPERATIONS : [declared] };
   }
 
   private requestedOrganization(request: ScopeRequest): string | undefined {

@@ -78,6 +78,10 @@ export interface SvcrcV2Auth {
    */
   readonly adminRoles?: readonly string[];
   /**
+   * (extension) What an entity without "permissions" allows: "allow" (every operation to every caller, within the tenant scope, as without permissions) or "deny" (every operation refused to every role: 403). Default "allow". See docs/permissions.md.
+   */
+  readonly permissionsDefault?: 'allow' | 'deny';
+  /**
    * (extension) Prefix of service API keys, which look like "<prefix>_<secret>". Lowercase letters and digits, 2 to 16 characters. Default "svc".
    */
   readonly apiKeyPrefix?: string;
@@ -153,6 +157,12 @@ export interface SvcrcV2Entity {
      * Roles (values of AuthContext.roles) that skip every scope check of this entity. They are system roles: no HTTP request grants one (a user's or membership's role field, an invitation): 403. Give them with svc users create --role, or from code running with the system context. Default [].
      */
     readonly bypassRoles?: readonly string[];
+  };
+  /**
+   * (extension) Which roles may read, create, update and delete this entity's records, keyed by role (a value of AuthContext.roles) or "*" (any authenticated caller). A caller's rights are the union of its roles' grants and those of "*"; an operation no role grants answers 403. Applies in addition to "scopeBy": "bypassRoles" skip the scope, never the permissions. Needs "auth". See docs/permissions.md.
+   */
+  readonly permissions?: {
+    [k: string]: SvcrcV2RolePermissions;
   };
   /**
    * false suppresses the generated HTTP routes (the entity, its table and its service remain). Default true.
@@ -278,6 +288,27 @@ export interface SvcrcV2Field {
    * (extension) Text shown in the OpenAPI document for this property.
    */
   readonly description?: string;
+}
+/**
+ * The operations one role may perform on the entity's records, within the tenant scope. An operation absent is refused.
+ */
+export interface SvcrcV2RolePermissions {
+  /**
+   * true: the role may read (GET list, GET /:id, joins to this entity); false or absent: refused (403). An object (row and field rules: where, fields, set, check) is not supported yet and is refused.
+   */
+  readonly read?: boolean | {};
+  /**
+   * true: the role may create (POST, POST /bulk); false or absent: refused (403). An object (row and field rules: where, fields, set, check) is not supported yet and is refused.
+   */
+  readonly create?: boolean | {};
+  /**
+   * true: the role may update (PATCH, PUT, recover, PATCH by filter, upsert); false or absent: refused (403). An object (row and field rules: where, fields, set, check) is not supported yet and is refused.
+   */
+  readonly update?: boolean | {};
+  /**
+   * true: the role may delete (DELETE /:id, DELETE by filter); false or absent: refused (403). An object (row and field rules: where, fields, set, check) is not supported yet and is refused.
+   */
+  readonly delete?: boolean | {};
 }
 /**
  * A link between two entities, declared once. ManyToOne from Task to Project gives Task the relation "project" and the foreign key "projectId", and Project the collection "tasks".
@@ -504,6 +535,10 @@ export interface RawAuth {
    */
   readonly adminRoles?: readonly string[];
   /**
+   * (extension) What an entity without "permissions" allows: "allow" (every operation to every caller, within the tenant scope, as without permissions) or "deny" (every operation refused to every role: 403). Default "allow". See docs/permissions.md.
+   */
+  readonly permissionsDefault?: 'allow' | 'deny';
+  /**
    * (extension) Prefix of service API keys, which look like "<prefix>_<secret>". Lowercase letters and digits, 2 to 16 characters. Default "svc".
    */
   readonly apiKeyPrefix?: string;
@@ -579,6 +614,12 @@ export interface RawEntity {
      * Roles (values of AuthContext.roles) that skip every scope check of this entity. They are system roles: no HTTP request grants one (a user's or membership's role field, an invitation): 403. Give them with svc users create --role, or from code running with the system context. Default [].
      */
     readonly bypassRoles?: readonly string[];
+  };
+  /**
+   * (extension) Which roles may read, create, update and delete this entity's records, keyed by role (a value of AuthContext.roles) or "*" (any authenticated caller). A caller's rights are the union of its roles' grants and those of "*"; an operation no role grants answers 403. Applies in addition to "scopeBy": "bypassRoles" skip the scope, never the permissions. Needs "auth". See docs/permissions.md.
+   */
+  readonly permissions?: {
+    [k: string]: RawRolePermissions;
   };
   /**
    * false suppresses the generated HTTP routes (the entity, its table and its service remain). Default true.
@@ -704,6 +745,27 @@ export interface RawField {
    * (extension) Text shown in the OpenAPI document for this property.
    */
   readonly description?: string;
+}
+/**
+ * The operations one role may perform on the entity's records, within the tenant scope. An operation absent is refused.
+ */
+export interface RawRolePermissions {
+  /**
+   * true: the role may read (GET list, GET /:id, joins to this entity); false or absent: refused (403). An object (row and field rules: where, fields, set, check) is not supported yet and is refused.
+   */
+  readonly read?: boolean | {};
+  /**
+   * true: the role may create (POST, POST /bulk); false or absent: refused (403). An object (row and field rules: where, fields, set, check) is not supported yet and is refused.
+   */
+  readonly create?: boolean | {};
+  /**
+   * true: the role may update (PATCH, PUT, recover, PATCH by filter, upsert); false or absent: refused (403). An object (row and field rules: where, fields, set, check) is not supported yet and is refused.
+   */
+  readonly update?: boolean | {};
+  /**
+   * true: the role may delete (DELETE /:id, DELETE by filter); false or absent: refused (403). An object (row and field rules: where, fields, set, check) is not supported yet and is refused.
+   */
+  readonly delete?: boolean | {};
 }
 /**
  * A link between two entities, declared once. ManyToOne from Task to Project gives Task the relation "project" and the foreign key "projectId", and Project the collection "tasks".
@@ -871,6 +933,7 @@ export const SVCRC_DEFAULTS = {
     organizationField: 'organizationId',
     globalGuards: false,
     adminRoles: [],
+    permissionsDefault: 'allow',
     apiKeyPrefix: 'svc',
     accessTokenTtl: 900,
     refreshTokenTtl: 1209600,
