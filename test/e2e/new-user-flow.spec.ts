@@ -5,7 +5,7 @@
  *    generate, build, run, use the API; change `.svcrc` (a new field, a removed entity),
  *    regenerate, rebuild, and see the API follow while `src/extensions/` stays untouched.
  * 2. Add `@svc/nest` to a stock `nest new`-shaped application: `npm i <tarball>`, then
- *    `nest add @svc/nest --skip-install` (nest add cannot install a tarball itself), build it with `nest build` and run it.
+ *    `nest add @svc/nest --skip-install && npm install` (nest add cannot install a tarball itself), build it with `nest build` and run it.
  *
  * Needs the registry (or a warm npm cache: installs use --prefer-offline) and `npm run build`.
  */
@@ -366,6 +366,9 @@ describe('an existing Nest application', () => {
     expect(readFileSync(join(project, 'src', 'main.ts'), 'utf8')).toContain('configureSvcApp(app);');
     expect(readFileSync(join(project, 'src', 'app.module.ts'), 'utf8')).toContain('SvcModule.forRoot({ schema: svcSchema }), AutogenModule');
     expect(readJson(join(project, 'package.json')).dependencies).toMatchObject({ '@svc/nest': `file:${relative(project, tarball)}` });
+    // The schematic added what only development needs (svc's tools, PGlite) as devDependencies: the documented
+    // recipe ends with the install that --skip-install left out.
+    run('npm', ['install'], project, INSTALL_TIMEOUT_MS);
 
     run('npm', ['run', 'build'], project);
     const port = await startApp(project);
