@@ -23,7 +23,7 @@ export function checkPermissions(ctx: CheckContext, entity: RawEntity, index: nu
       if (typeof grant === 'object' && grant !== null) {
         ctx.report(
           childPath(childPath(path, role), operation),
-          'row and field rules (an object with where, fields, set or check) are not supported yet: use true or false (issue #28)',
+          'row and field rules (an object with where, fields, set or check) are not supported by this version yet: use true or false (docs/permissions.md#not-yet)',
         );
       }
     }

@@ -49,11 +49,11 @@ describe('.svcrc permissions', () => {
     expect(problems(svcrc({ member: { read: { where: { assigneeId: '$auth.userId' } }, update: { fields: ['title'] } } }))).toEqual([
       {
         path: 'entities[0].permissions.member.read',
-        message: 'row and field rules (an object with where, fields, set or check) are not supported yet: use true or false (issue #28)',
+        message: 'row and field rules (an object with where, fields, set or check) are not supported by this version yet: use true or false (docs/permissions.md#not-yet)',
       },
       {
         path: 'entities[0].permissions.member.update',
-        message: 'row and field rules (an object with where, fields, set or check) are not supported yet: use true or false (issue #28)',
+        message: 'row and field rules (an object with where, fields, set or check) are not supported by this version yet: use true or false (docs/permissions.md#not-yet)',
       },
     ]);
   });
