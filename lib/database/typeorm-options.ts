@@ -236,15 +236,14 @@ function dropPolicy(config: DatabaseConfig): DropPolicy {
 }
 
 const SVC_DATABASE_CONFIG = Symbol('svc:database_config');
-const SVC_STATEMENT_TIMEOUT = Symbol('svc:statement_timeout');
-const SVC_PARALLEL_WORKERS = Symbol('svc:parallel_workers');
-const SVC_JIT_OFF = Symbol('svc:jit_off');
+const SVC_SESSION_SETTINGS = Symbol('svc:session_settings');
+
+/** What the application's connections are opened with, carried from the module options to the data source. */
+type SessionSettings = Pick<TypeOrmOptionsExtra, 'statementTimeoutMs' | 'parallelWorkersPerStatement' | 'jitOff'>;
 
 type SvcTypeOrmModuleOptions = TypeOrmModuleOptions & {
   [SVC_DATABASE_CONFIG]?: DatabaseConfig;
-  [SVC_STATEMENT_TIMEOUT]?: number;
-  [SVC_PARALLEL_WORKERS]?: number;
-  [SVC_JIT_OFF]?: boolean;
+  [SVC_SESSION_SETTINGS]?: SessionSettings;
 };
 
 /**
@@ -268,9 +267,11 @@ export function svcTypeOrmModuleOptions(
     toRetry: () => false,
     // An own enumerable symbol survives the spreads @nestjs/typeorm makes of these options.
     [SVC_DATABASE_CONFIG]: config,
-    ...(options.statementTimeoutMs !== undefined ? { [SVC_STATEMENT_TIMEOUT]: options.statementTimeoutMs } : {}),
-    ...(options.parallelWorkersPerStatement !== undefined ? { [SVC_PARALLEL_WORKERS]: options.parallelWorkersPerStatement } : {}),
-    ...(options.jitOff === true ? { [SVC_JIT_OFF]: true } : {}),
+    [SVC_SESSION_SETTINGS]: {
+      statementTimeoutMs: options.statementTimeoutMs,
+      parallelWorkersPerStatement: options.parallelWorkersPerStatement,
+      jitOff: options.jitOff,
+    },
   };
   return moduleOptions;
 }
@@ -283,9 +284,7 @@ export function svcTypeOrmModuleOptions(
  */
 export async function svcDataSourceFactory(options?: DataSourceOptions): Promise<DataSource> {
   const config = (options as SvcTypeOrmModuleOptions | undefined)?.[SVC_DATABASE_CONFIG];
-  const statementTimeoutMs = (options as SvcTypeOrmModuleOptions | undefined)?.[SVC_STATEMENT_TIMEOUT];
-  const parallelWorkersPerStatement = (options as SvcTypeOrmModuleOptions | undefined)?.[SVC_PARALLEL_WORKERS];
-  const jitOff = (options as SvcTypeOrmModuleOptions | undefined)?.[SVC_JIT_OFF];
+  const session = (options as SvcTypeOrmModuleOptions | undefined)?.[SVC_SESSION_SETTINGS];
   if (!options || !config) {
     throw new Error('svcDataSourceFactory needs module options made by svcTypeOrmModuleOptions().');
   }
@@ -295,8 +294,6 @@ export async function svcDataSourceFactory(options?: DataSourceOptions): Promise
     logging: options.logging === true,
     migrations: Array.isArray(options.migrations) ? (options.migrations as (string | Function)[]) : [],
     initialize: !manual,
-    statementTimeoutMs,
-    parallelWorkersPerStatement,
-    jitOff,
+    ...session,
   });
 }

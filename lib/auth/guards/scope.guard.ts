@@ -18,6 +18,11 @@ type ScopeRequest = {
   auth?: AuthContext | null;
 };
 
+interface DeclaredRoute {
+  readonly entity: EntityModel;
+  readonly operations: readonly CrudOperation[];
+}
+
 /** Longest accepted `X-Organization-Id`. */
 const MAX_ORGANIZATION_ID_LENGTH = 128;
 
@@ -40,7 +45,7 @@ export class ScopeGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<ScopeRequest>();
     if (this.flag(context, IS_PUBLIC_KEY) || this.flag(context, SKIP_SCOPE_KEY)) {
       // They skip the scope, not the permissions.
-      this.checkPermissions(context, request);
+      this.checkPermissions(this.declaredRoute(context), request);
       return true;
     }
     const requested = this.requestedOrganization(request);
@@ -85,28 +90,26 @@ export class ScopeGuard implements CanActivate {
   protected checkEntity(context: ExecutionContext, request: ScopeRequest): void {
     const route = this.declaredRoute(context);
     if (!route) return;
+    // Before any handler code runs, so a custom route that writes by other means is refused too.
+    this.checkPermissions(route, request);
     const entities = new Map(this.model.entities.map((candidate) => [candidate.name, candidate]));
     for (const operation of route.operations) {
-      // Before any handler code runs, so a custom route that writes by other means is refused too.
-      assertPermitted(route.entity, { auth: request.auth ?? null }, operation, this.model);
       const decision = decideScope(route.entity, { auth: request.auth ?? null, skipScope: false }, operation, entities);
       if (decision.kind === 'missing') throw missingContext(route.entity, decision.key);
     }
   }
 
-  /** The permissions alone, for `@Public()` and `@SkipScopeCheck()` routes (a public route has no caller, so no role). */
-  private checkPermissions(context: ExecutionContext, request: ScopeRequest): void {
-    const route = this.declaredRoute(context);
-    for (const operation of route?.operations ?? []) {
-      assertPermitted(route!.entity, { auth: request.auth ?? null }, operation, this.model);
-    }
+  /** 403 when no role of the caller is granted one of the route's operations (a public route has no caller, so no role). */
+  private checkPermissions(route: DeclaredRoute | null, request: ScopeRequest): void {
+    if (!route) return;
+    for (const operation of route.operations) assertPermitted(route.entity, { auth: request.auth ?? null }, operation, this.model);
   }
 
   /**
    * The `@CrudEntity()` of the route and the operations it performs: the one `@CrudOperation()` declares,
    * or, undeclared (a custom route), every operation, the strictest reading.
    */
-  private declaredRoute(context: ExecutionContext): { entity: EntityModel; operations: readonly CrudOperation[] } | null {
+  private declaredRoute(context: ExecutionContext): DeclaredRoute | null {
     const targets = [context.getHandler(), context.getClass()];
     const name = this.reflector.getAllAndOverride<string | undefined>(CRUD_ENTITY_KEY, targets);
     const entity = name ? this.model.entities.find((candidate) => candidate.name === name) : undefined;
