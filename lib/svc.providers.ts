@@ -29,6 +29,8 @@ import { SVC_READINESS_PROBES } from './interfaces/readiness-probe';
 import type { SvcModuleOptions } from './interfaces/svc-module-options.interface';
 import { assertProductionConfig } from './production/production-config';
 import { resolveSchema } from './schema/resolve-schema';
+import { SvcrcError } from './schema/svcrc.errors';
+import { checkPermissionRules } from './scope/check-permission-rules';
 import type { ServiceModel } from './schema/model';
 import { ScopeGuard } from './auth/guards/scope.guard';
 import { resolveCursorKey } from './crud/cursor-key';
@@ -53,6 +55,8 @@ export const modelProvider: Provider = {
   inject: [MODULE_OPTIONS_TOKEN],
   useFactory: (options: SvcModuleOptions): ServiceModel => {
     const model = resolveSchema(options.schema);
+    const problems = checkPermissionRules(model);
+    if (problems.length > 0) throw new SvcrcError(problems, 'the schema given to SvcModule.forRoot()');
     assertProductionConfig(options.env ?? process.env, model);
     return model;
   },

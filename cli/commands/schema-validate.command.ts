@@ -2,7 +2,7 @@
 import { svcrcProblemLines } from '../project/svcrc-problem-lines';
 import { resolve } from 'node:path';
 import { SVCRC_FILE, readSvcrcFile } from '../../lib/schema/load-svcrc';
-import { analyzeSvcrc } from '../../lib/schema/parse-svcrc';
+import { analyzeSvcrc } from '../project/analyze-svcrc';
 import { formatProblemPath, type SvcrcProblem } from '../../lib/schema/svcrc.errors';
 import { summarizeModel, summarizeRaw, type SvcrcSummary } from '../../lib/schema/summarize-svcrc';
 import { defineCommand, type CliIo } from '../svc-command';

@@ -7,7 +7,7 @@ import { logging } from '@angular-devkit/core';
 import { join, relative } from 'node:path';
 import { readSvcrcFile, SVCRC_FILE } from '../../lib/schema/load-svcrc';
 import type { ServiceModel } from '../../lib/schema/model';
-import { analyzeSvcrc } from '../../lib/schema/parse-svcrc';
+import { analyzeSvcrc } from './analyze-svcrc';
 import { runResourceSchematic, type SchematicChange } from '../../schematics/run-schematic';
 import type { CliIo } from '../svc-command';
 

@@ -8,7 +8,8 @@ import type { ParsedQuery, ValidatedQuery } from '../query/query.types';
 import type { CrudOperation, EntityModel } from '../schema/model';
 import { ScopeViolationException } from '../exceptions/scope.exceptions';
 import { IdentityRules } from '../scope/identity-rules';
-import { assertPermitted, assertRelationsReadable } from '../scope/operation-permissions';
+import { assertPermitted, assertRelationsReadable, PERMISSION_OF } from '../scope/operation-permissions';
+import { PermissionRules } from '../scope/permission-rules';
 import type { ScopeEnforcer } from '../scope/scope-enforcer';
 import { runtimeParts, type SvcRuntime } from './svc-runtime';
 import type { RuntimeParts } from './runtime-parts';
@@ -68,6 +69,7 @@ export class CrudService<T extends ObjectLiteral> {
   private readonly identity: IdentityRules;
   private readonly preconditions: RecordPreconditions;
   private readonly authority: AuthorityChanges;
+  private readonly permissions: PermissionRules;
   /** The validated query of a paginated `getMany()`, handed to the `findMany()` it calls so that it is not validated twice. */
   private readonly validatedPages = new WeakMap<CrudRequest, ValidatedQuery>();
 
@@ -79,6 +81,7 @@ export class CrudService<T extends ObjectLiteral> {
     this.identity = new IdentityRules(this.runtime.model);
     this.preconditions = new RecordPreconditions(this.runtime.model.api.requireIfMatch);
     this.authority = new AuthorityChanges(this.runtime.model, this.identity);
+    this.permissions = new PermissionRules(this.runtime.model, this.runtime.entities);
   }
 
   /**
@@ -411,6 +414,7 @@ export class CrudService<T extends ObjectLiteral> {
   private allConditions(request: CrudRequest, operation: CrudOperation): RootCondition[] {
     assertPermitted(this.entity, request, operation, this.runtime.model);
     return [
+      ...this.permissions.rootConditions(this.entity, request, PERMISSION_OF[operation]),
       ...this.scope.rootConditions(this.entity, request, operation),
       ...this.identity.rootConditions(this.entity, request, operation),
       ...fieldRootConditions(this.conditions(request, operation), this.entity, this.runtime.entities),
@@ -418,11 +422,15 @@ export class CrudService<T extends ObjectLiteral> {
     ];
   }
 
-  /** The tenant scope and identity rules of every other entity a read reaches through joins and relation filters. */
+  /**
+   * The tenant scope, the identity rules and the readable rows (`permissions`) of every other entity a read
+   * reaches through joins and relation filters.
+   */
   private related(request: CrudRequest, operation: CrudOperation): RelatedCondition {
     const scoped = this.scope.related(request, operation);
     return (target, sql) => {
-      const conditions = [scoped(target, sql), this.identity.related(target, request, sql)].filter(
+      const readable = this.permissions.readableSql(target.plan.model, request);
+      const conditions = [scoped(target, sql), this.identity.related(target, request, sql), readable ? readable(target, sql) : null].filter(
         (condition): condition is string => condition !== null,
       );
       return conditions.length === 0 ? null : conditions.join(' AND ');
@@ -495,6 +503,9 @@ export class CrudService<T extends ObjectLiteral> {
     if (await this.scope.outsideScope(this.entity, id, request, operation)) {
       return new ScopeViolationException(`${this.entity.name} ${id} is outside your scope`);
     }
+    if (await this.readableButNotPermitted(id, request, operation)) {
+      return new ForbiddenException(`${PERMISSION_OF[operation]} on ${this.entity.name} ${id} is not permitted for your roles`);
+    }
     if (operation !== 'get' && this.preconditions.versioned(request) && (await this.exists(id, request, operation, false))) {
       return this.preconditions.failed(`${this.entity.name} ${id}`);
     }
@@ -503,6 +514,13 @@ export class CrudService<T extends ObjectLiteral> {
       return new ForbiddenException(`You cannot ${operation === 'delete' ? 'delete' : 'change'} ${this.entity.name} ${id}${this.sharedAccountHint()}`);
     }
     return this.notFound(id);
+  }
+
+  /** A row the caller may read whose `update` or `delete` rules (`permissions`) leave it out: 403, where an unreadable row is 404. */
+  private async readableButNotPermitted(id: Id, request: CrudRequest, operation: CrudOperation): Promise<boolean> {
+    if (operation !== 'update' && operation !== 'delete') return false;
+    if (this.permissions.rowWhere(this.entity, request, operation) === null) return false;
+    return (await this.exists(id, request, 'get', false)) && !(await this.exists(id, request, operation, false));
   }
 
   /** Whether the caller may reach the row with this id: live, or with `deleted` soft-deleted. */

@@ -1,13 +1,32 @@
-/** `permissions`: which roles may read, create, update and delete an entity's records (issue #28, operation level). */
+/** `permissions`: which roles may read, create, update and delete an entity's records, and which rows and fields. */
 import { type CheckContext, entityPath } from './check-context';
+import { PRIMARY_KEY } from './identity-fields';
 import { childPath } from './json-text';
-import { PERMISSION_OPERATIONS } from './model';
+import { PERMISSION_OPERATIONS, type PermissionOperation } from './model';
 import type { RawEntity } from './raw-svcrc.types';
+import { didYouMean } from './suggest';
+
+/** The keys a rule object may hold, per operation. */
+const RULE_KEYS: Readonly<Record<PermissionOperation, readonly string[]>> = {
+  read: ['where', 'fields'],
+  create: ['fields', 'set', 'check'],
+  update: ['where', 'fields', 'set', 'check'],
+  delete: ['where'],
+};
+
+/** Rule keys this version enforces; the others are refused rather than ignored. */
+const ENFORCED_KEYS: ReadonlySet<string> = new Set(['where']);
+
+/** `$auth.userId`, `$auth.organizationId`, `$auth.claims.<name>`. */
+const PLACEHOLDER = /^\$auth\.(userId|organizationId|claims\.[A-Za-z_][A-Za-z0-9_]*)$/;
+
+const LOGICAL = new Set(['$and', '$or', '$not']);
 
 /**
- * Permissions need `auth` (a role is a value of `AuthContext.roles`), and each operation is `true`
- * or `false` for now. Row and field rules (an object: `where`, `fields`, `set`, `check`) are refused
- * rather than ignored: a rule the runtime does not enforce must never look enforced.
+ * Permissions need `auth` (a role is a value of `AuthContext.roles`). An operation is `true`, `false`
+ * or a rule object. A rule's conditions are checked here for their shape, fields and `$auth.*`
+ * placeholders; their operators and values are checked against the field types when the app starts
+ * (and by `svc schema validate`), by the same validator as the query's `s`.
  */
 export function checkPermissions(ctx: CheckContext, entity: RawEntity, index: number): void {
   const permissions = entity.permissions;
@@ -16,16 +35,93 @@ export function checkPermissions(ctx: CheckContext, entity: RawEntity, index: nu
   if (ctx.raw.auth === undefined) {
     ctx.report(path, 'permissions name roles of authenticated callers: add an "auth" section, or remove "permissions"');
   }
+  const columns = ruleColumns(ctx, entity);
   for (const [role, grants] of Object.entries(permissions)) {
-    if (role === '') ctx.report(childPath(path, role), 'a role name must not be empty');
+    const rolePath = childPath(path, role);
+    if (role === '') ctx.report(rolePath, 'a role name must not be empty');
     for (const operation of PERMISSION_OPERATIONS) {
       const grant: unknown = grants[operation];
-      if (typeof grant === 'object' && grant !== null) {
-        ctx.report(
-          childPath(childPath(path, role), operation),
-          'row and field rules (an object with where, fields, set or check) are not supported by this version yet: use true or false (docs/permissions.md#not-yet)',
-        );
-      }
+      if (typeof grant !== 'object' || grant === null) continue;
+      checkRule(ctx, grant as Record<string, unknown>, operation, childPath(rolePath, operation), columns, entity.name ?? 'the entity');
     }
   }
+}
+
+/** The names a rule may use: declared fields (not passwords), foreign keys, the primary key and the timestamps. */
+function ruleColumns(ctx: CheckContext, entity: RawEntity): Set<string> {
+  const names = new Set<string>([PRIMARY_KEY]);
+  if (entity.name !== undefined) for (const name of ctx.columnNames(entity.name)) names.add(name);
+  if (entity.created_at === true) names.add('created_at');
+  if (entity.updated_at === true) names.add('updated_at');
+  for (const field of entity.fields ?? []) if (field.is_password && field.name !== undefined) names.delete(field.name);
+  return names;
+}
+
+function checkRule(
+  ctx: CheckContext,
+  rule: Record<string, unknown>,
+  operation: PermissionOperation,
+  path: string,
+  columns: ReadonlySet<string>,
+  entity: string,
+): void {
+  for (const key of Object.keys(rule)) {
+    if (!RULE_KEYS[operation].includes(key)) continue; // the JSON Schema names unknown keys
+    if (!ENFORCED_KEYS.has(key)) {
+      ctx.report(childPath(path, key), `"${key}" rules are not supported by this version yet (docs/permissions.md#not-yet)`);
+    }
+  }
+  const field = (name: string, at: string): void => {
+    if (name.includes('.')) ctx.report(at, `"${name}": a rule names fields of ${entity} itself, not of related entities`);
+    else if (!columns.has(name)) ctx.report(at, `${entity} has no field "${name}"${didYouMean(name, columns)}`);
+  };
+  for (const key of ['where', 'check']) {
+    const condition = rule[key];
+    if (condition === undefined) continue;
+    const at = childPath(path, key);
+    if (!isObject(condition)) ctx.report(at, 'a condition is an object in the syntax of the "s" query parameter, like {"ownerId":"$auth.userId"}');
+    else checkCondition(ctx, condition, at, field);
+  }
+  if (Array.isArray(rule.fields)) rule.fields.forEach((name, i) => typeof name === 'string' && field(name, childPath(childPath(path, 'fields'), i)));
+  if (isObject(rule.set)) {
+    for (const [name, value] of Object.entries(rule.set)) {
+      const at = childPath(childPath(path, 'set'), name);
+      field(name, at);
+      checkValue(ctx, value, at);
+    }
+  }
+}
+
+function checkCondition(ctx: CheckContext, condition: Record<string, unknown>, path: string, field: (name: string, at: string) => void): void {
+  for (const [key, value] of Object.entries(condition)) {
+    const at = childPath(path, key);
+    if (LOGICAL.has(key)) {
+      const items = Array.isArray(value) ? value : [value];
+      items.forEach((item, i) => {
+        const itemPath = Array.isArray(value) ? childPath(at, i) : at;
+        if (isObject(item)) checkCondition(ctx, item, itemPath, field);
+        else ctx.report(itemPath, `${key} takes conditions (objects)`);
+      });
+    } else if (key.startsWith('$')) {
+      ctx.report(at, `"${key}" is not a logical operator: use $and, $or or $not, or name a field`);
+    } else {
+      field(key, at);
+      checkValue(ctx, value, at);
+    }
+  }
+}
+
+/** Every `$auth.*` string in a value must be a placeholder this version fills. */
+function checkValue(ctx: CheckContext, value: unknown, path: string): void {
+  if (typeof value === 'string' && value.startsWith('$auth.') && !PLACEHOLDER.test(value)) {
+    ctx.report(path, `unknown placeholder "${value}": use $auth.userId, $auth.organizationId or $auth.claims.<name>`);
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => checkValue(ctx, item, childPath(path, i)));
+  } else if (isObject(value)) {
+    for (const [key, item] of Object.entries(value)) checkValue(ctx, item, childPath(path, key));
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -163,7 +163,7 @@ export interface EntityModel {
   readonly bulkWrites: boolean;
   readonly scope: ScopeModel | null;
   /**
-   * `permissions`: role (or `"*"`, any authenticated caller) → the operations it grants; null without
+   * `permissions`: role (or `"*"`, any authenticated caller) → its rule for each operation it is granted; null without
    * `permissions` (then `auth.permissionsDefault` decides).
    */
   readonly permissions: PermissionsModel | null;
@@ -174,8 +174,26 @@ export type PermissionOperation = 'read' | 'create' | 'update' | 'delete';
 
 export const PERMISSION_OPERATIONS: readonly PermissionOperation[] = ['read', 'create', 'update', 'delete'];
 
-/** The operations each role may perform, keyed by role or `"*"`. */
-export type PermissionsModel = Readonly<Record<string, readonly PermissionOperation[]>>;
+/** A condition of a permission rule in the `s` syntax, as written: values may be `$auth.*` placeholders. */
+export type PermissionCondition = Readonly<Record<string, unknown>>;
+
+/** What one role is granted for one operation; `true` in `.svcrc` is a rule whose parts are all null. */
+export interface PermissionRule {
+  /** Which rows (read, update, delete); null: every row in scope. */
+  readonly where: PermissionCondition | null;
+  /** Which fields may be read (read) or written (create, update); null: every field. */
+  readonly fields: readonly string[] | null;
+  /** Values forced on write (create, update), before validation; null: none. */
+  readonly set: Readonly<Record<string, unknown>> | null;
+  /** A condition the row must meet after the write (create, update); null: none. */
+  readonly check: PermissionCondition | null;
+}
+
+/** The rules of one role, by operation; an operation it is not granted is absent. */
+export type RolePermissionsModel = Readonly<Partial<Record<PermissionOperation, PermissionRule>>>;
+
+/** The rules of each role, keyed by role or `"*"`. */
+export type PermissionsModel = Readonly<Record<string, RolePermissionsModel>>;
 
 export interface AuthModel {
   readonly provider: string;

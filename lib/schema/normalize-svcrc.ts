@@ -13,6 +13,7 @@ import {
   type IdType,
   type PermissionOperation,
   type PermissionsModel,
+  type PermissionRule,
   type RelationModel,
   type ScopeModel,
   type ScopePathModel,
@@ -156,14 +157,36 @@ function buildScope(
   };
 }
 
-/** Each role's granted operations: those set to `true` (checks refuse anything but a boolean). */
+/** Each role's rule per granted operation: `true` grants every row and field, an object limits them. */
 function normalizePermissions(raw: RawEntity['permissions']): PermissionsModel | null {
   if (raw === undefined) return null;
-  const permissions: Record<string, PermissionOperation[]> = {};
+  const permissions: Record<string, Partial<Record<PermissionOperation, PermissionRule>>> = {};
   for (const [role, grants] of Object.entries(raw)) {
-    permissions[role] = PERMISSION_OPERATIONS.filter((operation) => grants[operation] === true);
+    const rules: Partial<Record<PermissionOperation, PermissionRule>> = {};
+    for (const operation of PERMISSION_OPERATIONS) {
+      const grant: unknown = grants[operation];
+      if (grant === true) rules[operation] = { where: null, fields: null, set: null, check: null };
+      else if (typeof grant === 'object' && grant !== null) rules[operation] = normalizeRule(grant as RawRule);
+    }
+    permissions[role] = rules;
   }
   return permissions;
+}
+
+interface RawRule {
+  readonly where?: Record<string, unknown>;
+  readonly fields?: readonly string[];
+  readonly set?: Record<string, unknown>;
+  readonly check?: Record<string, unknown>;
+}
+
+function normalizeRule(raw: RawRule): PermissionRule {
+  return {
+    where: raw.where ?? null,
+    fields: raw.fields === undefined ? null : [...raw.fields],
+    set: raw.set ?? null,
+    check: raw.check ?? null,
+  };
 }
 
 function normalizeAuth(raw: RawAuth | undefined): AuthModel | null {

@@ -46,7 +46,7 @@ export class OperationNotPermittedException extends ForbiddenException {
 export function rolesGranted(entity: EntityModel, operation: PermissionOperation, model: ServiceModel): readonly string[] | null {
   if (entity.permissions === null) return model.auth?.permissionsDefault === 'deny' ? [] : null;
   return Object.entries(entity.permissions)
-    .filter(([, operations]) => operations.includes(operation))
+    .filter(([, rules]) => rules[operation] !== undefined)
     .map(([role]) => role);
 }
 

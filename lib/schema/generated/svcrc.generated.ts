@@ -290,25 +290,91 @@ export interface SvcrcV2Field {
   readonly description?: string;
 }
 /**
- * The operations one role may perform on the entity's records, within the tenant scope. An operation absent is refused.
+ * The operations one role may perform on the entity's records, within the tenant scope: each true (every row in scope, every field), false or absent (refused, 403), or a rule object limiting rows and fields. See docs/permissions.md.
  */
 export interface SvcrcV2RolePermissions {
   /**
-   * true: the role may read (GET list, GET /:id, joins to this entity); false or absent: refused (403). An object (row and field rules: where, fields, set, check) is not supported yet and is refused.
+   * true: the role may read (GET list, GET /:id, joins to this entity) on every row in scope; false or absent: refused (403); an object: a rule with where, fields.
    */
-  readonly read?: boolean | {};
+  readonly read?:
+    | boolean
+    | {
+        /**
+         * Which rows: a condition in the syntax of the query's "s" parameter, on fields of this entity, with any operator of the operator table. Values may be "$auth.userId", "$auth.organizationId" or "$auth.claims.<name>"; a value the caller lacks matches no row.
+         */
+        readonly where?: {
+          [k: string]: unknown;
+        };
+        /**
+         * Which fields the role may read: names of fields of this entity. Absent: every field.
+         */
+        readonly fields?: readonly string[];
+      };
   /**
-   * true: the role may create (POST, POST /bulk); false or absent: refused (403). An object (row and field rules: where, fields, set, check) is not supported yet and is refused.
+   * true: the role may create (POST, POST /bulk) on every row in scope; false or absent: refused (403); an object: a rule with fields, set, check.
    */
-  readonly create?: boolean | {};
+  readonly create?:
+    | boolean
+    | {
+        /**
+         * Which fields the role may write: names of fields of this entity. Absent: every field.
+         */
+        readonly fields?: readonly string[];
+        /**
+         * Values written whatever the body says, before validation: field name to a value of its type or an "$auth.*" placeholder.
+         */
+        readonly set?: {
+          [k: string]: unknown;
+        };
+        /**
+         * A condition the row must satisfy after the write (as RLS's WITH CHECK), in the "s" syntax; otherwise 403 and nothing is written.
+         */
+        readonly check?: {
+          [k: string]: unknown;
+        };
+      };
   /**
-   * true: the role may update (PATCH, PUT, recover, PATCH by filter, upsert); false or absent: refused (403). An object (row and field rules: where, fields, set, check) is not supported yet and is refused.
+   * true: the role may update (PATCH, PUT, recover, PATCH by filter, upsert) on every row in scope; false or absent: refused (403); an object: a rule with where, fields, set, check.
    */
-  readonly update?: boolean | {};
+  readonly update?:
+    | boolean
+    | {
+        /**
+         * Which rows: a condition in the syntax of the query's "s" parameter, on fields of this entity, with any operator of the operator table. Values may be "$auth.userId", "$auth.organizationId" or "$auth.claims.<name>"; a value the caller lacks matches no row.
+         */
+        readonly where?: {
+          [k: string]: unknown;
+        };
+        /**
+         * Which fields the role may write: names of fields of this entity. Absent: every field.
+         */
+        readonly fields?: readonly string[];
+        /**
+         * Values written whatever the body says, before validation: field name to a value of its type or an "$auth.*" placeholder.
+         */
+        readonly set?: {
+          [k: string]: unknown;
+        };
+        /**
+         * A condition the row must satisfy after the write (as RLS's WITH CHECK), in the "s" syntax; otherwise 403 and nothing is written.
+         */
+        readonly check?: {
+          [k: string]: unknown;
+        };
+      };
   /**
-   * true: the role may delete (DELETE /:id, DELETE by filter); false or absent: refused (403). An object (row and field rules: where, fields, set, check) is not supported yet and is refused.
+   * true: the role may delete (DELETE /:id, DELETE by filter) on every row in scope; false or absent: refused (403); an object: a rule with where.
    */
-  readonly delete?: boolean | {};
+  readonly delete?:
+    | boolean
+    | {
+        /**
+         * Which rows: a condition in the syntax of the query's "s" parameter, on fields of this entity, with any operator of the operator table. Values may be "$auth.userId", "$auth.organizationId" or "$auth.claims.<name>"; a value the caller lacks matches no row.
+         */
+        readonly where?: {
+          [k: string]: unknown;
+        };
+      };
 }
 /**
  * A link between two entities, declared once. ManyToOne from Task to Project gives Task the relation "project" and the foreign key "projectId", and Project the collection "tasks".
@@ -747,25 +813,91 @@ export interface RawField {
   readonly description?: string;
 }
 /**
- * The operations one role may perform on the entity's records, within the tenant scope. An operation absent is refused.
+ * The operations one role may perform on the entity's records, within the tenant scope: each true (every row in scope, every field), false or absent (refused, 403), or a rule object limiting rows and fields. See docs/permissions.md.
  */
 export interface RawRolePermissions {
   /**
-   * true: the role may read (GET list, GET /:id, joins to this entity); false or absent: refused (403). An object (row and field rules: where, fields, set, check) is not supported yet and is refused.
+   * true: the role may read (GET list, GET /:id, joins to this entity) on every row in scope; false or absent: refused (403); an object: a rule with where, fields.
    */
-  readonly read?: boolean | {};
+  readonly read?:
+    | boolean
+    | {
+        /**
+         * Which rows: a condition in the syntax of the query's "s" parameter, on fields of this entity, with any operator of the operator table. Values may be "$auth.userId", "$auth.organizationId" or "$auth.claims.<name>"; a value the caller lacks matches no row.
+         */
+        readonly where?: {
+          [k: string]: unknown;
+        };
+        /**
+         * Which fields the role may read: names of fields of this entity. Absent: every field.
+         */
+        readonly fields?: readonly string[];
+      };
   /**
-   * true: the role may create (POST, POST /bulk); false or absent: refused (403). An object (row and field rules: where, fields, set, check) is not supported yet and is refused.
+   * true: the role may create (POST, POST /bulk) on every row in scope; false or absent: refused (403); an object: a rule with fields, set, check.
    */
-  readonly create?: boolean | {};
+  readonly create?:
+    | boolean
+    | {
+        /**
+         * Which fields the role may write: names of fields of this entity. Absent: every field.
+         */
+        readonly fields?: readonly string[];
+        /**
+         * Values written whatever the body says, before validation: field name to a value of its type or an "$auth.*" placeholder.
+         */
+        readonly set?: {
+          [k: string]: unknown;
+        };
+        /**
+         * A condition the row must satisfy after the write (as RLS's WITH CHECK), in the "s" syntax; otherwise 403 and nothing is written.
+         */
+        readonly check?: {
+          [k: string]: unknown;
+        };
+      };
   /**
-   * true: the role may update (PATCH, PUT, recover, PATCH by filter, upsert); false or absent: refused (403). An object (row and field rules: where, fields, set, check) is not supported yet and is refused.
+   * true: the role may update (PATCH, PUT, recover, PATCH by filter, upsert) on every row in scope; false or absent: refused (403); an object: a rule with where, fields, set, check.
    */
-  readonly update?: boolean | {};
+  readonly update?:
+    | boolean
+    | {
+        /**
+         * Which rows: a condition in the syntax of the query's "s" parameter, on fields of this entity, with any operator of the operator table. Values may be "$auth.userId", "$auth.organizationId" or "$auth.claims.<name>"; a value the caller lacks matches no row.
+         */
+        readonly where?: {
+          [k: string]: unknown;
+        };
+        /**
+         * Which fields the role may write: names of fields of this entity. Absent: every field.
+         */
+        readonly fields?: readonly string[];
+        /**
+         * Values written whatever the body says, before validation: field name to a value of its type or an "$auth.*" placeholder.
+         */
+        readonly set?: {
+          [k: string]: unknown;
+        };
+        /**
+         * A condition the row must satisfy after the write (as RLS's WITH CHECK), in the "s" syntax; otherwise 403 and nothing is written.
+         */
+        readonly check?: {
+          [k: string]: unknown;
+        };
+      };
   /**
-   * true: the role may delete (DELETE /:id, DELETE by filter); false or absent: refused (403). An object (row and field rules: where, fields, set, check) is not supported yet and is refused.
+   * true: the role may delete (DELETE /:id, DELETE by filter) on every row in scope; false or absent: refused (403); an object: a rule with where.
    */
-  readonly delete?: boolean | {};
+  readonly delete?:
+    | boolean
+    | {
+        /**
+         * Which rows: a condition in the syntax of the query's "s" parameter, on fields of this entity, with any operator of the operator table. Values may be "$auth.userId", "$auth.organizationId" or "$auth.claims.<name>"; a value the caller lacks matches no row.
+         */
+        readonly where?: {
+          [k: string]: unknown;
+        };
+      };
 }
 /**
  * A link between two entities, declared once. ManyToOne from Task to Project gives Task the relation "project" and the foreign key "projectId", and Project the collection "tasks".
