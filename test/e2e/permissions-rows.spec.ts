@@ -15,7 +15,7 @@ jest.setTimeout(180_000);
 
 type Row = Record<string, unknown>;
 
-const ids = (rows: Row[]) => rows.map((row) => row.id).sort((a, b) => Number(a) - Number(b));
+const ids = (rows: readonly { readonly id?: unknown }[]) => rows.map((row) => row.id).sort((a, b) => Number(a) - Number(b));
 
 describe.each(DATABASE_KINDS)('row permissions (%s)', (kind) => {
   let running: RunningApp;
