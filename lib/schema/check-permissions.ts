@@ -65,8 +65,9 @@ function checkRule(
   columns: ReadonlySet<string>,
   entity: string,
 ): void {
-  for (const key of Object.keys(rule)) {
-    if (!RULE_KEYS[operation].includes(key)) continue; // the JSON Schema names unknown keys
+  for (const [key, value] of Object.entries(rule)) {
+    // The raw reader keeps every key the schema declares, absent ones as undefined: only written keys count.
+    if (value === undefined || !RULE_KEYS[operation].includes(key)) continue; // the JSON Schema names unknown keys
     if (!ENFORCED_KEYS.has(key)) {
       ctx.report(childPath(path, key), `"${key}" rules are not supported by this version yet (docs/permissions.md#not-yet)`);
     }
