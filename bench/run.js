@@ -7,6 +7,8 @@
 //   --patch=file.patch      build ours from lib/ with this patch applied (repeatable)
 //   --floor-total=window    floor computes totals with COUNT(*) OVER(), as lib/ did before 7ee4d9a (default: subquery)
 //   --profile               CPU-profile ours per scenario instead of comparing; writes <out>-profile.md
+//   --rule-index            the permissions phase adds an index on tasks ("organizationId", visibility, "assigneeId"),
+//                           the columns of the member's rule -> <out>-permissions-rule-index.*
 //   --skip-extras           no generator timing, no cold start              --out=name   results file name
 //   --dataset=100k|permissions|1m|all   which data sets (default all): the 100k comparison of four servers, the
 //                           permissions lists (a two-role permission block vs no permissions, one app) -> <out>-permissions.*,
@@ -35,7 +37,7 @@ const GROUPS_1M = groups1m({}).map((group) => group.name);
 const PERMISSION_GROUPS = PERMISSION_LISTS.map((list) => list.name);
 
 function parseArgs(argv) {
-  const options = { quick: false, scenarios: null, servers: null, patches: [], profile: false, skipExtras: false, out: null, floorTotal: 'subquery', dataset: 'all' };
+  const options = { quick: false, scenarios: null, servers: null, patches: [], profile: false, skipExtras: false, out: null, floorTotal: 'subquery', dataset: 'all', ruleIndex: false };
   for (const arg of argv) {
     const [key, value] = arg.replace(/^--/, '').split('=');
     if (key === 'quick') options.quick = true;
@@ -43,6 +45,7 @@ function parseArgs(argv) {
     else if (key === 'servers') options.servers = value.split(',');
     else if (key === 'patch') options.patches.push(value);
     else if (key === 'profile') options.profile = true;
+    else if (key === 'rule-index') options.ruleIndex = true;
     else if (key === 'skip-extras') options.skipExtras = true;
     else if (key === 'out') options.out = value;
     else if (key === 'floor-total' && ['window', 'subquery'].includes(value)) options.floorTotal = value;
@@ -176,6 +179,7 @@ async function main() {
         machine: machine(),
       },
       log,
+      ruleIndex: options.ruleIndex,
     });
     if (run.failed.length) process.exitCode = 1;
   }
