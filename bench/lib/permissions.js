@@ -298,7 +298,7 @@ function markdownPermissions(run) {
   const lines = [
     '# Permissions: a list with a two-role permission block vs the same list without permissions',
     '',
-    `${run.date} · \`npm run bench ${run.args.join(' ')}\` · ${run.machine.cpu}, ${run.machine.cores} cores · node ${run.versions.node}, postgres ${run.versions.postgres}`,
+    `${run.date} · \`npm run bench -- ${run.args.join(' ')}\` · ${run.machine.cpu}, ${run.machine.cores} cores · node ${run.versions.node}, postgres ${run.versions.postgres}`,
     '',
     `- **App**: \`bench/apps/permissions\` (Fastify, as \`svc init\` writes it; JWT auth, \`scopeBy: organizationId\`), one process, pool 20.`,
     `  \`Task\` has \`member: { read: { where: { $or: [{ assigneeId: $auth.userId }, { visibility: team }] } } }\` and \`manager: { read: true, create: true, update: true, delete: true }\`; \`PlainTask\` has the same fields and scope and no permissions.`,
@@ -328,8 +328,8 @@ function markdownPermissions(run) {
 }
 
 /** Runs the phase; `run.failed` lists why the run must exit non-zero. */
-async function runPermissions({ load, outName: baseName, context, log, ruleIndex = false }) {
-  const outName = ruleIndex ? `${baseName}-rule-index` : baseName;
+async function runPermissions({ load, outName, context, log, ruleIndex = false }) {
+  const file = `${outName}-permissions${ruleIndex ? '-rule-index' : ''}`;
   const started = Date.now();
   const secret = crypto.randomBytes(48).toString('base64');
   const data = await seedPermissions({ log, secret, ruleIndex });
@@ -367,14 +367,14 @@ async function runPermissions({ load, outName: baseName, context, log, ruleIndex
   await dropDatabase(DB_NAME_PERMISSIONS);
   const dir = path.join(BENCH, 'results');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, `${outName}-permissions.json`), `${JSON.stringify(run, null, 2)}\n`);
-  fs.writeFileSync(path.join(dir, `${outName}-permissions.md`), markdownPermissions(run));
+  fs.writeFileSync(path.join(dir, `${file}.json`), `${JSON.stringify(run, null, 2)}\n`);
+  fs.writeFileSync(path.join(dir, `${file}.md`), markdownPermissions(run));
   for (const list of run.lists) {
     for (const ratio of list.ratios) {
       log(`${list.name}: ${ratio.of} / plain: time ${fmt(ratio.time, 2)}×, CPU ${fmt(ratio.cpu, 2)}×${ratio.target ? ` (target ≤ ${ratio.target}× ${ratio.met ? 'met' : 'MISSED'})` : ''}`);
     }
   }
-  log(`wrote bench/results/${outName}-permissions.md and .json in ${run.durationSeconds.toFixed(0)} s`);
+  log(`wrote bench/results/${file}.md and .json in ${run.durationSeconds.toFixed(0)} s`);
   for (const reason of failed) console.error(`[bench] !!! permissions: ${reason}`);
   return run;
 }
