@@ -57,12 +57,18 @@ interface Boot {
   readonly star: boolean;
   readonly permissionsDefault: 'allow' | 'deny';
 }
-const BOOTS: readonly Boot[] = [
-  { star: false, permissionsDefault: 'allow' },
-  { star: true, permissionsDefault: 'allow' },
-  { star: false, permissionsDefault: 'deny' },
-  { star: true, permissionsDefault: 'deny' },
-];
+/** An app boot costs seconds (18 s at load 11): `npm test` boots twice, the stress run four times. */
+const BOOTS: readonly Boot[] = STRESS
+  ? [
+      { star: false, permissionsDefault: 'allow' },
+      { star: true, permissionsDefault: 'allow' },
+      { star: false, permissionsDefault: 'deny' },
+      { star: true, permissionsDefault: 'deny' },
+    ]
+  : [
+      { star: false, permissionsDefault: 'allow' },
+      { star: true, permissionsDefault: 'deny' },
+    ];
 
 interface Answer {
   readonly status: number;
@@ -106,11 +112,14 @@ async function runBoot(kind: 'pglite' | 'postgres', boot: Boot, bootIndex: numbe
     }
   }
   const oracle = new PermissionOracle(blocks, boot.permissionsDefault);
+  const bootStarted = Date.now();
   const running: RunningApp = await startApp(kind, permissionRulesAppModule(blocks as PermissionBlocks, { permissionsDefault: boot.permissionsDefault }));
   try {
     const world = await seedPermissionsWorld(running.app);
     const session = new Session(running.app, world, oracle, random, conditions);
     await session.seedProjects();
+    if (process.env.RELIABILITY_PERMISSION_TIMING) console.log(`boot ${bootIndex}: ${Date.now() - bootStarted} ms`);
+    const requestsStarted = Date.now();
     for (let c = 0; c < configs; c++) {
       await session.refill();
       for (let r = 0; r < REQUESTS; r++) {
@@ -126,6 +135,7 @@ async function runBoot(kind: 'pglite' | 'postgres', boot: Boot, bootIndex: numbe
         }
       }
     }
+    if (process.env.RELIABILITY_PERMISSION_TIMING) console.log(`boot ${bootIndex}: ${configs} configurations in ${Date.now() - requestsStarted} ms`);
   } finally {
     await running.close();
   }
