@@ -92,6 +92,7 @@ describe.each(DATABASE_KINDS)('permissions against an oracle (%s)', (kind) => {
       await runBoot(kind, BOOTS[b]!, b, count, random, figures);
       figures.configurations += count;
     }
+    if (process.env.RELIABILITY_PERMISSION_TIMING) console.log(JSON.stringify(figures));
     recordFigures(`permissions-oracle-${kind}`, { test: 'permissions oracle', database: kind, seed: SEED, ...figures, seconds: Math.round((Date.now() - started) / 1000) });
     expect(figures.requests).toBeGreaterThan(0);
   });
