@@ -170,10 +170,12 @@ function resolve(value: unknown, caller: Caller): unknown {
 }
 
 function compareOp(op: string, cell: unknown, value: unknown): boolean {
-  if (op === '$isnull') return cell === null || cell === undefined;
-  if (op === '$notnull') return cell !== null && cell !== undefined;
-  // An unreadable cell matches no condition; NULL meets no comparison.
-  if (cell === null || cell === undefined) return false;
+  // A cell the caller cannot read (undefined) matches no condition, not even $isnull.
+  if (cell === undefined) return false;
+  if (op === '$isnull') return cell === null;
+  if (op === '$notnull') return cell !== null;
+  // NULL meets no comparison.
+  if (cell === null) return false;
   const norm = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'boolean' ? v : String(v));
   const c = norm(cell);
   switch (op) {
@@ -204,7 +206,7 @@ export function matches(condition: Condition, row: Row, caller: Caller, cell: Ce
     if (key === '$or') return (value as Condition[]).some((child) => matches(child, row, caller, cell));
     if (key === '$and') return (value as Condition[]).every((child) => matches(child, row, caller, cell));
     const current = cell(row, key);
-    if (value === null) return current === null || current === undefined;
+    if (value === null) return current === null;
     if (typeof value !== 'object' || Array.isArray(value)) return compareOp('$eq', current, resolve(value, caller));
     return Object.entries(value as Record<string, unknown>).every(([op, operand]) => compareOp(op, current, resolve(operand, caller)));
   });
