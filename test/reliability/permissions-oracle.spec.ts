@@ -227,7 +227,7 @@ class Session {
   /** A random caller of the configuration: a user of A or B, or an API key of A (no user id, no claims). */
   async caller(roles: readonly string[]): Promise<Caller> {
     const who = this.random.pick(['ann', 'ben', 'cat', 'key'] as const);
-    return this.callerAs(who, this.random.subset(roles, 0.45));
+    return this.callerAs(who, this.random.subset(roles, 0.6));
   }
 
   private callerAs(who: Caller['who'], roles: readonly string[]): Caller {
@@ -420,7 +420,7 @@ class Session {
 
     // The cursor, continued by a caller of the same organization with its own roles (richer, poorer or the same).
     const cursor = answer.headers['x-next-cursor'];
-    const next = this.callerAs(caller.org === this.world.orgA ? r.pick(['ann', 'ben', 'key'] as const) : 'cat', r.subset(roles, 0.45));
+    const next = this.callerAs(caller.org === this.world.orgA ? r.pick(['ann', 'ben', 'key'] as const) : 'cat', r.subset(roles, 0.6));
     const nextUrl = `/tasks?${[...query, ...extra, `cursor=${encodeURIComponent(cursor!)}`].join('&')}`;
     const continued = predict(next, expected.last, expected.cell);
     const second = await this.send(next, 'get', nextUrl);
