@@ -669,6 +669,8 @@ describe('the permissions oracle itself', () => {
     const masked: CellReader = (row, field) => (oracle.readableFields('Task', ann, row, all)!.has(field) ? row[field] : undefined);
     expect(matches({ title: 'b' }, secret, ann, masked)).toBe(false);
     expect(matches({ title: { $isnull: true } }, secret, ann, masked)).toBe(false);
+    expect(matches({ title: { $notnull: true } }, secret, ann, masked)).toBe(false);
+    expect(matches({ title: { $ne: 'zzz' } }, secret, ann, masked)).toBe(false);
     expect(matches({ title: 'a' }, team, ann, masked)).toBe(true);
     expect([secret, team].sort(compareRows([['title', 'ASC']], masked)).map((row) => row.id)).toEqual([1, 2]);
   });
