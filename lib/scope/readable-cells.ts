@@ -51,7 +51,8 @@ export class ReadableCells {
    * `or`, `s` or `sort`) that no rule of the caller lets them read on any row.
    */
   assertNamedFieldsReadable(query: ParsedQuery, entity: EntityModel): void {
-    const check = (param: string, path: string): void => {
+    // The wording of the validator's own "unknown field" for each parameter.
+    const check = (param: string, path: string, context?: string): void => {
       const parts = path.split('.');
       const name = parts.pop()!;
       let target: EntityModel | undefined = entity;
@@ -60,11 +61,11 @@ export class ReadableCells {
         target = model ? this.entities.get(model.target) : undefined;
       }
       if (target === undefined || this.readableAnywhere(target, name)) return;
-      const detail = parts.length === 0 ? '' : ` (in ${quote(path)})`;
+      const detail = context ?? (parts.length === 0 ? '' : ` (in ${quote(path)})`);
       throw new QueryError(param, `unknown field ${quote(name)} on ${target.name}${detail}`);
     };
     for (const name of query.fields ?? []) check('fields', name);
-    for (const join of query.join) for (const name of join.fields ?? []) check('join', `${join.relation}.${name}`);
+    for (const join of query.join) for (const name of join.fields ?? []) check('join', `${join.relation}.${name}`, ` (in join=${join.relation})`);
     for (const sort of query.sort) check('sort', sort.field);
     const walk = (node: WhereNode | null): void => {
       if (node === null) return;
