@@ -34,9 +34,8 @@ export class ReadableCells {
   /** The `CellAccess` of the caller: `ALL_CELLS` when no field rule of theirs restricts any entity of the model. */
   access(): CellAccess {
     if (![...this.entities.values()].some((entity) => this.cellsOf(entity) !== null)) return ALL_CELLS;
-    return (target, field, sql) => this.readableSql(target.plan.model, field, target.alias, sql, (where) =>
-      buildWhereSql(where, target, () => undefined, sql),
-    );
+    return (target, field, sql) =>
+      this.readableSql(target.plan.model, field, target.alias, sql, (where) => buildWhereSql(where, target, () => undefined, sql));
   }
 
   /** Whether the caller may read `field` of `entity` on at least some rows. */
@@ -65,7 +64,8 @@ export class ReadableCells {
       throw new QueryError(param, `unknown field ${quote(name)} on ${target.name}${detail}`);
     };
     for (const name of query.fields ?? []) check('fields', name);
-    for (const join of query.join) for (const name of join.fields ?? []) check('join', `${join.relation}.${name}`, ` (in join=${join.relation})`);
+    for (const join of query.join)
+      for (const name of join.fields ?? []) check('join', `${join.relation}.${name}`, ` (in join=${join.relation})`);
     for (const sort of query.sort) check('sort', sort.field);
     const walk = (node: WhereNode | null): void => {
       if (node === null) return;
@@ -110,7 +110,9 @@ export class ReadableCells {
 
   private compile(entity: EntityModel): EntityCells | null {
     // Most models have no field rule: decided without compiling any condition.
-    const declared = Object.values(entity.permissions ?? {}).some((grants) => grants.read?.fields !== null && grants.read?.fields !== undefined);
+    const declared = Object.values(entity.permissions ?? {}).some(
+      (grants) => grants.read?.fields !== null && grants.read?.fields !== undefined,
+    );
     if (!declared) return null;
     const rules = this.permissions.callerRules(entity, this.request, 'read');
     if (rules === null || rules.length === 0) return null;

@@ -30,6 +30,12 @@ export function onReadableCell(readable: string | null, condition: string): stri
 }
 
 /** Where the link of `relation` from `from` to `to` reads a foreign key, whether the caller may read it (null: always). */
-export function readableLinkSql(relation: RelationModel, from: AliasedEntity, to: AliasedEntity, sql: SqlContext, cells: CellAccess): string | null {
+export function readableLinkSql(
+  relation: RelationModel,
+  from: AliasedEntity,
+  to: AliasedEntity,
+  sql: SqlContext,
+  cells: CellAccess,
+): string | null {
   return relation.kind === 'many-to-one' ? cells(from, relation.foreignKey, sql) : cells(to, relation.foreignKey, sql);
 }

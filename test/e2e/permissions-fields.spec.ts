@@ -80,7 +80,10 @@ describe.each(DATABASE_KINDS)('read.fields (%s)', (kind) => {
     ann = w.header(w.users.ann, w.orgA, ['member', 'teammate']);
     viewer = w.header(w.users.ann, w.orgA, ['viewer']);
     manager = w.header(w.users.ann, w.orgA, ['manager']);
-    for (const [name, budget] of [['p1', 100], ['p2', 200]] as const) {
+    for (const [name, budget] of [
+      ['p1', 100],
+      ['p2', 200],
+    ] as const) {
       projects[name] = (await http().post('/projects').set(manager).send({ name, budget }).expect(201)).body.id;
     }
     for (const task of TASKS) {
@@ -93,7 +96,12 @@ describe.each(DATABASE_KINDS)('read.fields (%s)', (kind) => {
       };
       ids[task.title] = (await http().post('/tasks').set(manager).send(body).expect(201)).body.id;
     }
-    for (const [name, task, author] of [['c1', 't1', 'ann'], ['c2', 't1', 'ben'], ['c3', 't3', 'ben'], ['c4', 't3', 'ann']] as const) {
+    for (const [name, task, author] of [
+      ['c1', 't1', 'ann'],
+      ['c2', 't1', 'ben'],
+      ['c3', 't3', 'ben'],
+      ['c4', 't3', 'ann'],
+    ] as const) {
       const body = { body: name, taskId: ids[task], authorId: w.users[author] };
       comments[name] = (await http().post('/comments').set(manager).send(body).expect(201)).body.id;
     }
@@ -168,7 +176,10 @@ describe.each(DATABASE_KINDS)('read.fields (%s)', (kind) => {
       expect(res.body.some((task: Row) => !('assigneeId' in task))).toBe(true);
       expect(res.body.some((task: Row) => 'assigneeId' in task)).toBe(true);
       for (const task of expected) {
-        const one = await http().get(`/tasks/${task.id as number}`).set(ann).expect(200);
+        const one = await http()
+          .get(`/tasks/${task.id as number}`)
+          .set(ann)
+          .expect(200);
         expect(one.body).toEqual(task);
       }
     });
@@ -176,7 +187,7 @@ describe.each(DATABASE_KINDS)('read.fields (%s)', (kind) => {
     it('filters see only readable cells: a condition on an unreadable cell does not match its row', async () => {
       const stored = await storedTasks();
       const oracle = (test: (task: Row) => boolean) => idsOf(stored.filter((task) => annReadsRow(task) && test(task)));
-      const cases: [string, number[]][] = [
+      const cases: [string, unknown[]][] = [
         [`filter=assigneeId||$eq||${w.users.ben}`, oracle(() => false)],
         ['filter=assigneeId||$notnull', oracle((task) => task.assigneeId === w.users.ann)],
         ['filter=estimate||$gt||2.5', oracle((task) => annReadsCell(task, 'estimate') && Number(task.estimate) > 2.5)],
@@ -231,12 +242,23 @@ describe.each(DATABASE_KINDS)('read.fields (%s)', (kind) => {
       const stored = await storedTasks();
       const res = await http().get('/tasks?join=project&join=comments&sort=id,ASC').set(ann).expect(200);
       const readableComment = (author: 'ann' | 'ben') => author === 'ann';
-      const seeded: Record<string, [string, 'ann' | 'ben'][]> = { t1: [['c1', 'ann'], ['c2', 'ben']], t3: [['c3', 'ben'], ['c4', 'ann']] };
+      const seeded: Record<string, [string, 'ann' | 'ben'][]> = {
+        t1: [
+          ['c1', 'ann'],
+          ['c2', 'ben'],
+        ],
+        t3: [
+          ['c3', 'ben'],
+          ['c4', 'ann'],
+        ],
+      };
       for (const task of res.body as Row[]) {
         const row = stored.find((candidate) => candidate.id === task.id)!;
         const project = annReadsCell(row, 'projectId') && row.projectId !== null ? { id: row.projectId } : null;
         expect({ id: task.id, project: task.project === null ? null : { id: (task.project as Row).id } }).toEqual({ id: task.id, project });
-        const expected = (seeded[row.title as string] ?? []).filter(([, author]) => readableComment(author)).map(([name]) => comments[name]);
+        const expected = (seeded[row.title as string] ?? [])
+          .filter(([, author]) => readableComment(author))
+          .map(([name]) => comments[name]);
         expect({ id: task.id, comments: idsOf(task.comments as Row[]) }).toEqual({ id: task.id, comments: expected });
       }
       // Ben's comment c3 is on t3, but for ann no comment of ben's is on any task.
@@ -288,7 +310,11 @@ describe.each(DATABASE_KINDS)('read.fields (%s)', (kind) => {
 
     it('by-filter writes match on readable cells only, and return=rows answers them masked', async () => {
       const before = await storedTasks();
-      const none = await http().patch(`/tasks?filter=assigneeId||$eq||${w.users.ben}&return=rows`).set(ann).send({ done: true }).expect(200);
+      const none = await http()
+        .patch(`/tasks?filter=assigneeId||$eq||${w.users.ben}&return=rows`)
+        .set(ann)
+        .send({ done: true })
+        .expect(200);
       expect(none.body).toEqual({ affected: 0, data: [] });
       expect(await storedTasks()).toEqual(before);
       const team = await http().patch('/tasks?filter=visibility||$eq||team&return=rows').set(ann).send({ priority: 4 }).expect(200);
