@@ -5,6 +5,9 @@
  * the answer of a write or the rows a by-filter write matches. Every expectation is computed from the
  * seeded rows by an oracle that applies the rules in memory; through HTTP, on both databases.
  */
+import { DataSource } from 'typeorm';
+import { SqlExecutor, type SqlConnection } from '../../lib/sql/sql-executor';
+import type { Statement } from '../../lib/sql/statement';
 import { permissionRulesAppModule, type PermissionBlocks } from '../apps/permissions/src/app.module';
 import { type PermissionsWorld, seedPermissionsWorld, tableRows } from '../apps/permissions/fixtures';
 import { DATABASE_KINDS } from '../support/databases';
@@ -12,6 +15,26 @@ import { httpClient, withQuery } from '../support/http';
 import { type RunningApp, startApp } from '../support/start-app';
 
 jest.setTimeout(180_000);
+
+/** The real executor, keeping the text of every read it runs. */
+class ObservedExecutor extends SqlExecutor {
+  readonly texts: string[] = [];
+
+  override rows(statement: Statement, connection?: SqlConnection): Promise<unknown[][]> {
+    this.texts.push(statement.text);
+    return super.rows(statement, connection);
+  }
+
+  take(): string[] {
+    return this.texts.splice(0);
+  }
+}
+
+function observed(builder: Parameters<NonNullable<Parameters<typeof startApp>[3]>>[0]) {
+  return builder
+    .overrideProvider(SqlExecutor)
+    .useFactory({ factory: (dataSource: DataSource) => new ObservedExecutor(dataSource, true), inject: [DataSource] });
+}
 
 type Row = Record<string, unknown>;
 
@@ -74,7 +97,7 @@ describe.each(DATABASE_KINDS)('read.fields (%s)', (kind) => {
   const comments: Record<string, number> = {};
 
   beforeAll(async () => {
-    running = await startApp(kind, permissionRulesAppModule(structuredClone(BLOCKS)));
+    running = await startApp(kind, permissionRulesAppModule(structuredClone(BLOCKS)), 'express', observed);
     http = httpClient(running.app);
     w = await seedPermissionsWorld(running.app);
     ann = w.header(w.users.ann, w.orgA, ['member', 'teammate']);
@@ -306,6 +329,29 @@ describe.each(DATABASE_KINDS)('read.fields (%s)', (kind) => {
       expect(updated.headers.etag).not.toBe(changed.headers.etag);
       expect((await http().get(`/tasks/${ids.t3}`).set(ann).expect(200)).headers.etag).toBe(updated.headers.etag);
     });
+  });
+
+  it('a caller whose rules restrict no field gets the statements of an app without field rules', async () => {
+    const executor = running.app.get(SqlExecutor) as ObservedExecutor;
+    const query = '/tasks?join=project&join=comments&filter=estimate||$gt||0&sort=estimate,DESC&limit=2&count=exact';
+    const masked = (texts: string[]) => texts.filter((text) => /CASE WHEN|COALESCE\(/.test(text));
+    for (const roles of [['member'], ['manager'], ['member', 'manager']]) {
+      executor.take();
+      await http()
+        .get(query)
+        .set(w.header(w.users.ann, w.orgA, roles))
+        .expect(200);
+      await http()
+        .get(`/tasks/${ids.t1}?join=project`)
+        .set(w.header(w.users.ann, w.orgA, roles))
+        .expect(200);
+      const texts = executor.take();
+      expect(texts.length).toBeGreaterThan(0);
+      expect({ roles, masked: masked(texts) }).toEqual({ roles, masked: [] });
+    }
+    executor.take();
+    await http().get(query).set(ann).expect(200);
+    expect(masked(executor.take()).length).toBeGreaterThan(0);
   });
 
   describe('writes', () => {
