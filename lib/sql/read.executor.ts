@@ -135,7 +135,8 @@ export class ReadExecutor {
     }
     if (whole) return exact(rows.length);
     const sql = this.sqlContext();
-    let restricted = conditions.length > 0;
+    // Field rules restrict too: the planner's guess for a filter on masked cells is taken from every cell.
+    let restricted = conditions.length > 0 || cells !== ALL_CELLS;
     const observed: RelatedCondition = (target, context) => {
       const condition = related(target, context);
       if (condition !== null) restricted = true;

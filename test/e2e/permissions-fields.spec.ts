@@ -51,6 +51,7 @@ const BLOCKS: PermissionBlocks = {
     viewer: { read: { fields: without(TASK_FIELDS, 'estimate') } },
     member: { read: { where: { assigneeId: '$auth.userId' } }, update: { where: { assigneeId: '$auth.userId' } } },
     teammate: { read: { where: { visibility: 'team' }, fields: TEAMMATE_TASK_FIELDS }, update: { where: { visibility: 'team' } } },
+    reporter: { read: { fields: without(TASK_FIELDS, 'estimate') }, create: true },
   },
   Project: {
     manager: ALL,
@@ -364,6 +365,29 @@ describe.each(DATABASE_KINDS)('read.fields (%s)', (kind) => {
       expect(put.body).not.toHaveProperty('estimate');
       const own = await http().patch(`/tasks/${ids.t1}`).set(ann).send({ title: 't1' }).expect(200);
       expect(own.body).toMatchObject({ assigneeId: w.users.ann, estimate: '5.00' });
+    });
+
+    it('a create, one or in bulk, answers without the fields the caller may not read, and stores them', async () => {
+      const reporter = w.header(w.users.ann, w.orgA, ['reporter']);
+      const one = await http().post('/tasks').set(reporter).send({ title: 'r1', estimate: '6.00' }).expect(201);
+      expect(one.body).toMatchObject({ title: 'r1' });
+      expect(one.body).not.toHaveProperty('estimate');
+      const bulk = await http()
+        .post('/tasks/bulk')
+        .set(reporter)
+        .send({ bulk: [{ title: 'r2', estimate: '7.00' }, { title: 'r3' }] })
+        .expect(201);
+      expect(bulk.body.map((task: Row) => [task.title, 'estimate' in task])).toEqual([
+        ['r2', false],
+        ['r3', false],
+      ]);
+      const stored = await tableRows(running.app, 'tasks', `id IN (${[one.body.id, ...idsOf(bulk.body)].join(', ')})`);
+      expect(stored.map((task) => task.estimate)).toEqual(['6.00', '7.00', null]);
+      for (const task of [one.body, ...bulk.body])
+        await http()
+          .delete(`/tasks/${task.id as number}`)
+          .set(manager)
+          .expect(204);
     });
 
     it('by-filter writes match on readable cells only, and return=rows answers them masked', async () => {
