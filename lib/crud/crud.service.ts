@@ -10,6 +10,9 @@ import { ScopeViolationException } from '../exceptions/scope.exceptions';
 import { IdentityRules } from '../scope/identity-rules';
 import { assertPermitted, assertRelationsReadable, PERMISSION_OF } from '../scope/operation-permissions';
 import { PermissionRules } from '../scope/permission-rules';
+import { ReadableCells } from '../scope/readable-cells';
+import type { CellAccess } from '../sql/cell-access';
+import { readableRecord } from '../sql/readable-record';
 import type { ScopeEnforcer } from '../scope/scope-enforcer';
 import { runtimeParts, type SvcRuntime } from './svc-runtime';
 import type { RuntimeParts } from './runtime-parts';
@@ -72,6 +75,7 @@ export class CrudService<T extends ObjectLiteral> {
   private readonly permissions: PermissionRules;
   /** The validated query of a paginated `getMany()`, handed to the `findMany()` it calls so that it is not validated twice. */
   private readonly validatedPages = new WeakMap<CrudRequest, ValidatedQuery>();
+  private readonly cellsByRequest = new WeakMap<CrudRequest, ReadableCells>();
 
   constructor(runtime: SvcRuntime, entityName: string) {
     this.runtime = runtimeParts(runtime);
@@ -105,6 +109,7 @@ export class CrudService<T extends ObjectLiteral> {
       query,
       this.allConditions(request, 'find'),
       this.related(request, 'find'),
+      this.cells(request),
     );
     this.setListHeaders(
       request,
@@ -140,7 +145,7 @@ export class CrudService<T extends ObjectLiteral> {
     );
     this.assertPossibleId(id);
     const conditions = [this.idCondition(id), ...this.allConditions(request, 'get')];
-    const record = await this.runtime.reader.one(query, conditions, this.related(request, 'get'));
+    const record = await this.runtime.reader.one(query, conditions, this.related(request, 'get'), this.cells(request));
     if (!record) throw await this.missing(id, request, 'get');
     this.preconditions.sendTag(request, record, request.query.fields !== null || query.joins.length > 0);
     return record as Partial<T>;
@@ -148,10 +153,11 @@ export class CrudService<T extends ObjectLiteral> {
 
   /** `POST /<entities>`. */
   async createOne(body: object, request: CrudRequest): Promise<Partial<T>> {
-    const [created] = await this.runtime.writerFor(request).insert(this.plan, [await this.createValues(body, request)]);
+    const [created] = await this.runtime.writerFor(request, this.cells(request)).insert(this.plan, [await this.createValues(body, request)]);
     await this.consentAfterCreate([created], request);
-    this.preconditions.sendTag(request, created);
-    return created as Partial<T>;
+    const answer = readableRecord(created);
+    this.preconditions.sendTag(request, answer);
+    return answer as Partial<T>;
   }
 
   /** `POST /<entities>/bulk`: every record or none. */
@@ -160,9 +166,9 @@ export class CrudService<T extends ObjectLiteral> {
     const rows: Record<string, unknown>[] = [];
     // One at a time: password hashing is deliberately slow and CPU-bound.
     for (const body of bodies) rows.push(await this.createValues(body, request));
-    const created = await this.runtime.writerFor(request).insert(this.plan, rows);
+    const created = await this.runtime.writerFor(request, this.cells(request)).insert(this.plan, rows);
     await this.consentAfterCreate(created, request);
-    return created as Partial<T>[];
+    return created.map((record) => readableRecord(record)) as Partial<T>[];
   }
 
   /** `PATCH /<entities>/:id`: changes the given fields only. */
@@ -182,10 +188,10 @@ export class CrudService<T extends ObjectLiteral> {
 
   /** `DELETE /<entities>/:id` (soft when the entity has `softDelete`), with `If-Match` when sent. */
   async deleteOne(id: Id, request: CrudRequest): Promise<void> {
-    const versioned = this.preconditions.conditions(request, `Deleting ${this.entity.name} ${id}`);
+    const versioned = this.preconditions.conditions(request, `Deleting ${this.entity.name} ${id}`, this.cells(request));
     this.assertPossibleId(id);
     const conditions = [...this.allConditions(request, 'delete'), ...versioned];
-    const writer = this.runtime.writerFor(request);
+    const writer = this.runtime.writerFor(request, this.cells(request));
     if (this.identity.kindOf(this.entity) === 'organization') {
       // Its members' tokens name it: read who they are before the delete takes their memberships with it.
       const members = await this.runtime.identity.usersOfOrganization(String(id));
@@ -208,17 +214,18 @@ export class CrudService<T extends ObjectLiteral> {
 
   /** `PATCH /<entities>/:id/recover`: restores a soft-deleted record (`If-Match`: the version of the deleted row). */
   async recoverOne(id: Id, request: CrudRequest): Promise<Partial<T>> {
-    const versioned = this.preconditions.conditions(request, `Recovering ${this.entity.name} ${id}`);
+    const versioned = this.preconditions.conditions(request, `Recovering ${this.entity.name} ${id}`, this.cells(request));
     this.assertPossibleId(id);
     const conditions = [...this.allConditions(request, 'update'), ...versioned];
-    const record = await this.runtime.writerFor(request).recover(this.plan, id, conditions);
+    const record = await this.runtime.writerFor(request, this.cells(request)).recover(this.plan, id, conditions);
     if (!record) {
       if (versioned.length > 0 && (await this.exists(id, request, 'update', true)))
         throw this.preconditions.failed(`${this.entity.name} ${id}`);
       throw new NotFoundException(`${this.entity.name} ${id} not found among deleted records`);
     }
-    this.preconditions.sendTag(request, record);
-    return record as Partial<T>;
+    const answer = readableRecord(record);
+    this.preconditions.sendTag(request, answer);
+    return answer as Partial<T>;
   }
 
   /**
@@ -240,9 +247,9 @@ export class CrudService<T extends ObjectLiteral> {
     assertConflictValues(column, rows);
     const conditions = this.allConditions(request, 'update');
     const written = await this.runtime
-      .bulkWriterFor(request)
+      .bulkWriterFor(request, this.cells(request))
       .upsert(this.plan, rows, column, conditions, (result) => assertUpserted(this.entity, column, rows, result));
-    return written.map((row) => row.record as Partial<T>);
+    return written.map((row) => readableRecord(row.record) as Partial<T>);
   }
 
   /**
@@ -306,7 +313,7 @@ export class CrudService<T extends ObjectLiteral> {
   }
 
   private async write(id: Id, body: object, request: CrudRequest, replace: boolean): Promise<Partial<T>> {
-    const versioned = this.preconditions.conditions(request, `Changing ${this.entity.name} ${id}`);
+    const versioned = this.preconditions.conditions(request, `Changing ${this.entity.name} ${id}`, this.cells(request));
     this.assertPossibleId(id);
     const conditions = [...this.allConditions(request, 'update'), ...versioned];
     const values = await this.prepareUpdate(body, request);
@@ -317,7 +324,7 @@ export class CrudService<T extends ObjectLiteral> {
     const ownEmail = this.authority.ownEmailUnchanged(this.entity, request, id, values);
     if (ownEmail) conditions.push(ownEmail);
     const mode = replace ? this.keptOnReplace() : false;
-    const writer = this.runtime.writerFor(request);
+    const writer = this.runtime.writerFor(request, this.cells(request));
     let record: Record<string, unknown> | null;
     if (this.authority.tracks(this.entity)) {
       // Whoever held the old roles, organization, password or e-mail is logged out, in the write's own
@@ -334,8 +341,9 @@ export class CrudService<T extends ObjectLiteral> {
       if (ownEmail && (await this.exists(id, request, 'update', false))) throw this.authority.ownEmailRefused();
       throw await this.missing(id, request, 'update');
     }
-    this.preconditions.sendTag(request, record);
-    return record as Partial<T>;
+    const answer = readableRecord(record);
+    this.preconditions.sendTag(request, answer);
+    return answer as Partial<T>;
   }
 
   /** Accounts an administrator created may join their organization once; memberships use that up. */
@@ -391,7 +399,7 @@ export class CrudService<T extends ObjectLiteral> {
     );
     const query = this.validate({ ...request.query, includeDeleted: false }, request);
     assertFiltered(query, this.entity);
-    return { query, conditions: this.allConditions(request, operation), related: this.related(request, 'find') };
+    return { query, conditions: this.allConditions(request, operation), related: this.related(request, 'find'), cells: this.cells(request) };
   }
 
   private async writeMatching(
@@ -401,10 +409,10 @@ export class CrudService<T extends ObjectLiteral> {
     request: CrudRequest,
   ): Promise<FilterWriteResponse<Partial<T>>> {
     const limit = this.runtime.model.api.bulkWriteLimit;
-    const result = await this.runtime.bulkWriterFor(request).writeMatching(this.plan, match, change, limit, action);
+    const result = await this.runtime.bulkWriterFor(request, this.cells(request)).writeMatching(this.plan, match, change, limit, action);
     if (result.matched > limit) throw tooManyRows(this.entity, limit);
     const affected = result.changes.length;
-    return request.query.returnRows ? { affected, data: result.changes.map((written) => written.record as Partial<T>) } : { affected };
+    return request.query.returnRows ? { affected, data: result.changes.map((written) => readableRecord(written.record) as Partial<T>) } : { affected };
   }
 
   /**
@@ -437,11 +445,26 @@ export class CrudService<T extends ObjectLiteral> {
     };
   }
 
+  /** The cells of rows the caller may read (`read.fields`), compiled once per request. */
+  private cells(request: CrudRequest): CellAccess {
+    return this.readableCells(request).access();
+  }
+
+  private readableCells(request: CrudRequest): ReadableCells {
+    let cells = this.cellsByRequest.get(request);
+    if (cells === undefined) {
+      cells = new ReadableCells(this.permissions, this.runtime.entities, request);
+      this.cellsByRequest.set(request, cells);
+    }
+    return cells;
+  }
+
   private async page(query: ValidatedQuery, request: CrudRequest): Promise<Page<Partial<T>>> {
     const { data, total, totalCapped, after } = await this.runtime.reader.list(
       query,
       this.allConditions(request, 'find'),
       this.related(request, 'find'),
+      this.cells(request),
     );
     const next = nextCursor(query, request.query, after, this.runtime.cursors, this.cursorBinding(request));
     this.setListHeaders(request, total, totalCapped, next);
@@ -481,7 +504,10 @@ export class CrudService<T extends ObjectLiteral> {
       this.runtime.entities,
       alwaysPaginate ? { ...pagination, alwaysPaginate } : pagination,
     );
-    if (request !== null) assertRelationsReadable(validated, request, this.runtime.model, this.runtime.entities);
+    if (request !== null) {
+      assertRelationsReadable(validated, request, this.runtime.model, this.runtime.entities);
+      this.readableCells(request).assertNamedFieldsReadable(query, this.entity);
+    }
     return continueAfterCursor(validated, query, this.runtime.cursors, this.cursorBinding(request));
   }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ETAG_HEADER, formatEntityTag, versionOfTag } from '../preconditions/entity-tag';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
 import { PreconditionFailedException, PreconditionRequiredException } from '../exceptions/precondition.exceptions';
+import { ALL_CELLS, type CellAccess } from '../sql/cell-access';
 import type { RootCondition } from '../sql/conditions';
 import { rowVersionOf } from '../sql/row-version';
 import { rowVersionIn } from '../sql/row-version-condition';
@@ -19,7 +20,7 @@ export class RecordPreconditions {
    * anyway) or without the header, else the row's version is one the strong tags name. Weak tags
    * never match (strong comparison, RFC 9110 13.1.1). 428 when the header is required and missing.
    */
-  conditions(request: CrudRequest, what: string): RootCondition[] {
+  conditions(request: CrudRequest, what: string, cells: CellAccess = ALL_CELLS): RootCondition[] {
     const ifMatch = request.preconditions?.ifMatch;
     if (request.preconditions !== undefined && ifMatch === null && this.required) {
       throw new PreconditionRequiredException(
@@ -31,7 +32,7 @@ export class RecordPreconditions {
       const version = tag.weak ? undefined : versionOfTag(tag.opaque);
       return version === undefined ? [] : [version];
     });
-    return [rowVersionIn(versions)];
+    return [rowVersionIn(versions, cells)];
   }
 
   /** Whether a write that matched no row may have missed only because of `If-Match` (then 412, not 404). */

@@ -12,7 +12,8 @@ import type { ScopeEnforcer } from '../scope/scope-enforcer';
 import type { EntityPlans } from '../sql/entity-plan';
 import type { ReadExecutor } from '../sql/read.executor';
 import type { SqlExecutor } from '../sql/sql-executor';
-import type { WriteExecutor } from '../sql/write.executor';
+import { WriteExecutor } from '../sql/write.executor';
+import { ALL_CELLS, type CellAccess } from '../sql/cell-access';
 import { BulkWrites } from '../sql/bulk-writes';
 
 /** The service model and the shared query machinery `CrudService` works with; internal to the runtime. */
@@ -38,7 +39,7 @@ export class RuntimeParts {
     private readonly executor: SqlExecutor,
     /** Signs and checks the `nextCursor` of lists (`SVC_CURSOR_SECRET`, see `resolveCursorKey()`). */
     readonly cursors: CursorCodec,
-    eventOutbox?: SvcEventOutbox,
+    private readonly eventOutbox?: SvcEventOutbox,
   ) {
     this.entities = new Map(model.entities.map((entity) => [entity.name, entity]));
     this.outbox = eventOutbox?.active ? new OutboxTransactions(executor, plans, eventOutbox) : null;
@@ -46,14 +47,30 @@ export class RuntimeParts {
     this.memberships = new MembershipConsent(model, plans, executor);
   }
 
-  /** `writer` for one request's writes: each publishes its domain events once committed. */
-  writerFor(request: Pick<CrudRequest, 'auth'>): PublishingWriter {
-    return new PublishingWriter(this.writer, this.events, request.auth, this.outbox, { executor: this.executor, plans: this.plans });
+  /**
+   * `writer` for one request's writes: each publishes its domain events once committed. With `cells`
+   * (the caller's field rules), their RETURNING also says which cells the caller may read.
+   */
+  writerFor(request: Pick<CrudRequest, 'auth'>, cells: CellAccess = ALL_CELLS): PublishingWriter {
+    if (cells === ALL_CELLS) {
+      return new PublishingWriter(this.writer, this.events, request.auth, this.outbox, { executor: this.executor, plans: this.plans });
+    }
+    const executor = this.executor.readingAs(cells);
+    return new PublishingWriter(new WriteExecutor(executor, this.plans), this.events, request.auth, this.outboxOn(executor), {
+      executor,
+      plans: this.plans,
+    });
   }
 
   /** The upsert and by-filter writes for one request, each publishing its domain events once committed. */
-  bulkWriterFor(request: Pick<CrudRequest, 'auth'>): PublishingBulkWriter {
-    return new PublishingBulkWriter(this.bulk, this.events, request.auth, this.outbox);
+  bulkWriterFor(request: Pick<CrudRequest, 'auth'>, cells: CellAccess = ALL_CELLS): PublishingBulkWriter {
+    if (cells === ALL_CELLS) return new PublishingBulkWriter(this.bulk, this.events, request.auth, this.outbox);
+    const executor = this.executor.readingAs(cells);
+    return new PublishingBulkWriter(this.bulk.within(executor), this.events, request.auth, this.outboxOn(executor));
+  }
+
+  private outboxOn(executor: SqlExecutor): OutboxTransactions | null {
+    return this.outbox && this.eventOutbox ? new OutboxTransactions(executor, this.plans, this.eventOutbox) : null;
   }
 
   entity(name: string): EntityModel {

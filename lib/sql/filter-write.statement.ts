@@ -1,7 +1,9 @@
 import type { ValidatedQuery } from '../query/query.types';
+import type { CellAccess } from './cell-access';
 import type { RelatedCondition, RootCondition } from './conditions';
 import type { EntityPlan, EntityPlans } from './entity-plan';
 import type { ReadExecutor } from './read.executor';
+import { carryReadable, returningSql } from './readable-record';
 import { SqlContext } from './sql-context';
 import type { SqlExecutor } from './sql-executor';
 import type { WriteChange } from './write.executor';
@@ -28,6 +30,8 @@ export interface FilterMatch {
   readonly query: ValidatedQuery;
   readonly conditions: readonly RootCondition[];
   readonly related: RelatedCondition;
+  /** The cells the caller may read: a filter matches on those only. */
+  readonly cells?: CellAccess;
 }
 
 /** The change made to each matched row: SET assignments, or removal. */
@@ -52,7 +56,7 @@ export async function writeMatching(
 ): Promise<FilterWriteResult> {
   const sql = new SqlContext(plans, (name) => executor.escape(name));
   const escape = sql.escape;
-  const { root, from, where } = reader.matching(match.query, match.conditions, match.related, sql);
+  const { root, from, where } = reader.matching(match.query, match.conditions, match.related, sql, match.cells);
   const matched = escape(MATCHED_CTE);
   const key = escape(KEY);
   const columns = plan.visibleColumns;
@@ -66,7 +70,7 @@ export async function writeMatching(
     ` LIMIT ${limitParam} + 1 FOR UPDATE OF ${root.alias}`;
   const withinLimit = `(SELECT COUNT(*) FROM ${matched}) <= ${limitParam}`;
   const joinKey = `${plan.table}.${plan.primaryKeyColumn} = ${matched}.${key}`;
-  const returning = [plan.returning, ...columns.map((column) => `${matched}.${escape(PREVIOUS_PREFIX + column.name)}`)].join(', ');
+  const returning = [returningSql(plan, sql, executor.cells, true), ...columns.map((column) => `${matched}.${escape(PREVIOUS_PREFIX + column.name)}`)].join(', ');
   const write =
     change.kind === 'delete'
       ? `DELETE FROM ${plan.table} USING ${matched} WHERE ${joinKey} AND ${withinLimit} RETURNING ${returning}`
@@ -89,6 +93,7 @@ export async function writeMatching(
         record[column.name] = row[column.name];
         previous[column.name] = row[PREVIOUS_PREFIX + column.name];
       }
+      carryReadable(row, record);
       return { record, previous };
     });
   return { matched: Number(rows[0]?.[MATCHED_COUNT] ?? 0), changes };

@@ -4,6 +4,7 @@
  */
 import { INT4_MAX } from '../schema/check-fields';
 import type { ColumnModel, RelationModel } from '../schema/model';
+import { ALL_CELLS, type CellAccess, onReadableCell, readableLinkSql } from './cell-access';
 import type { AliasedEntity, SqlContext } from './sql-context';
 
 /** Largest value of a PostgreSQL `integer` (int4); larger integer keys cannot exist. */
@@ -62,6 +63,8 @@ export interface ChainOptions {
   readonly aliasPrefix: string;
   /** Extra conditions on each entity of the chain (live rows, its own scope). */
   readonly each: (target: AliasedEntity) => readonly string[];
+  /** Which foreign keys the caller may read: a link through an unreadable one reaches nothing. */
+  readonly cells?: CellAccess;
 }
 
 /**
@@ -81,7 +84,7 @@ export function existsThroughSql(
   relations.forEach((name, index) => {
     const relation = previous.plan.relation(name);
     const next: AliasedEntity = { alias: sql.alias(options.aliasPrefix), plan: sql.plans.get(relation.target) };
-    const link = relationLinkSql(relation, previous, next);
+    const link = onReadableCell(readableLinkSql(relation, previous, next, sql, options.cells ?? ALL_CELLS), relationLinkSql(relation, previous, next));
     if (index === 0) {
       tables.push(`${next.plan.table} ${next.alias}`);
       where.push(link);

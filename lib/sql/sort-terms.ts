@@ -1,7 +1,8 @@
 import { BadRequestException } from '@nestjs/common';
 import { keysetSort } from '../query/keyset-sort';
 import type { SortDirection, ValidatedQuery } from '../query/query.types';
-import type { AliasedEntity } from './sql-context';
+import { ALL_CELLS, type CellAccess, readableColumnSql } from './cell-access';
+import type { AliasedEntity, SqlContext } from './sql-context';
 
 /** One key of a list's order, as SQL. */
 export interface SortTerm {
@@ -14,12 +15,15 @@ export interface SortTerm {
 
 /**
  * The keys of `keysetSort()` as SQL: the query's sort, then the root key. NULLs keep PostgreSQL's
- * default place (last with ASC, first with DESC), which keyset conditions follow.
+ * default place (last with ASC, first with DESC), which keyset conditions follow. A cell the caller
+ * may not read sorts as NULL.
  */
 export function sortTerms(
   query: Pick<ValidatedQuery, 'sort' | 'entity'>,
   root: AliasedEntity,
   joined: (path: readonly string[]) => AliasedEntity | undefined,
+  sql: SqlContext,
+  cells: CellAccess = ALL_CELLS,
 ): SortTerm[] {
   return keysetSort(query).map((sort) => {
     const onRoot = sort.column.relationPath.length === 0;
@@ -29,10 +33,12 @@ export function sortTerms(
         `sort: "${[...sort.column.relationPath, sort.column.column.name].join('.')}" is on a to-many relation; sort by a field of the entity or of a to-one join`,
       );
     }
+    const expression = readableColumnSql(target, sort.column.column.name, sql, cells);
+    const column = `${target.alias}.${target.plan.column(sort.column.column.name)}`;
     return {
-      expression: `${target.alias}.${target.plan.column(sort.column.column.name)}`,
+      expression,
       direction: sort.direction,
-      nullable: !onRoot || sort.column.column.nullable,
+      nullable: !onRoot || sort.column.column.nullable || expression !== column,
     };
   });
 }

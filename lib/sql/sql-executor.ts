@@ -3,6 +3,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { isDatabaseUnavailableError } from '../database/database-errors';
 import { EntityTable } from './entity-table';
 import { type PgPool, type PgQueryConfig, queryOnPool } from './pool-query';
+import { ALL_CELLS, type CellAccess } from './cell-access';
+import { takeReadableFlags } from './readable-record';
 import { takeRowVersion } from './row-version';
 import type { Statement } from './statement';
 
@@ -41,6 +43,8 @@ export class SqlExecutor {
   private nextReplica = 0;
   /** Set on the views `within()` returns: the transaction every statement runs in. */
   private bound: EntityManager | undefined = undefined;
+  /** Set on the views `readingAs()` returns: the cells the caller of the writes may read, for their RETURNING. */
+  private readable: CellAccess = ALL_CELLS;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -55,7 +59,10 @@ export class SqlExecutor {
   /** The rows as objects keyed by column alias; a row version in the list is kept beside its record (`rowVersionOf`). */
   async records<T extends object = Record<string, unknown>>(statement: Statement, connection?: SqlConnection): Promise<T[]> {
     const rows = (await this.run(statement, connection, undefined)) as Record<string, unknown>[];
-    for (const row of rows) takeRowVersion(row);
+    for (const row of rows) {
+      takeRowVersion(row);
+      takeReadableFlags(row);
+    }
     return rows as T[];
   }
 
@@ -69,6 +76,19 @@ export class SqlExecutor {
    * This executor with every statement on `connection` (a transaction's `EntityManager`), for code
    * that takes an executor and knows nothing of transactions (the writes of the outbox path).
    */
+  /** The cells the caller of this executor's writes may read (`readingAs()`). */
+  get cells(): CellAccess {
+    return this.readable;
+  }
+
+  /** This executor for one caller's writes: their RETURNING flags the cells the caller may not read (`readable-record.ts`). */
+  readingAs(cells: CellAccess): SqlExecutor {
+    if (cells === this.readable) return this;
+    const view = Object.create(this) as SqlExecutor;
+    view.readable = cells;
+    return view;
+  }
+
   within(connection: EntityManager): SqlExecutor {
     const view = Object.create(this) as SqlExecutor;
     view.bound = connection;

@@ -2,6 +2,7 @@ import type { ColumnModel } from '../schema/model';
 import type { RootCondition } from './conditions';
 import type { EntityPlan, EntityPlans, WritableColumn } from './entity-plan';
 import { liveRowSql } from './predicates';
+import { carryReadable, returningSql } from './readable-record';
 import { type AliasedEntity, SqlContext } from './sql-context';
 import type { SqlExecutor } from './sql-executor';
 
@@ -62,7 +63,7 @@ export async function upsertRows(
       `INSERT INTO ${plan.table} (${group.columns.map((column) => column.sql).join(', ')}) VALUES ${tuples.join(', ')}` +
       ` ON CONFLICT (${target}) DO UPDATE SET ${assignments.join(', ')}` +
       (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '') +
-      ` RETURNING ${plan.returning}, (${plan.table}.xmax = 0) AS ${sql.escape(INSERTED)}`;
+      ` RETURNING ${returningSql(plan, sql, executor.cells, true)}, (${plan.table}.xmax = 0) AS ${sql.escape(INSERTED)}`;
     const returned = await executor.records(sql.statement(text, { oneOff: true }));
     // RETURNING gives the written rows in input order, skipping those the WHERE left alone.
     const byKey = new Map<string, Record_>();
@@ -72,6 +73,7 @@ export async function upsertRows(
       const row = byKey.get(key);
       if (!row) continue;
       const { [INSERTED]: inserted, ...record } = row;
+      carryReadable(row, record);
       const before = previous.get(key);
       result[index] = inserted !== true && before ? { record, inserted: false, previous: before } : { record, inserted: inserted === true };
     }

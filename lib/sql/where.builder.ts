@@ -1,6 +1,7 @@
 import { OPERATORS } from '../query/operators';
 import type { ColumnRef, FilterOperator, TypedValue, ValidatedWhere } from '../query/query.types';
 import { ENUM_TEXT_FUNCTION } from '../schema/search-index-name';
+import { ALL_CELLS, type CellAccess, onReadableCell } from './cell-access';
 import type { RelatedCondition } from './conditions';
 import { existsThroughSql, liveRowSql } from './predicates';
 import type { AliasedEntity, SqlContext } from './sql-context';
@@ -11,7 +12,8 @@ export type JoinedAliases = (relationPath: readonly string[]) => AliasedEntity |
 /**
  * Translates a validated condition tree into a SQL boolean expression over the
  * statement's root alias. Conditions on to-many paths become EXISTS sub-queries,
- * so they select root rows without multiplying them.
+ * so they select root rows without multiplying them. A condition on a cell the caller may not
+ * read (`cells`) does not match the row.
  */
 export function buildWhereSql(
   where: ValidatedWhere,
@@ -19,21 +21,22 @@ export function buildWhereSql(
   joined: JoinedAliases,
   sql: SqlContext,
   related: RelatedCondition = () => null,
+  cells: CellAccess = ALL_CELLS,
 ): string {
   switch (where.kind) {
     case 'and':
       return where.children.length === 0
         ? 'TRUE'
-        : `(${where.children.map((child) => buildWhereSql(child, root, joined, sql, related)).join(' AND ')})`;
+        : `(${where.children.map((child) => buildWhereSql(child, root, joined, sql, related, cells)).join(' AND ')})`;
     case 'or':
       return where.children.length === 0
         ? 'FALSE'
-        : `(${where.children.map((child) => buildWhereSql(child, root, joined, sql, related)).join(' OR ')})`;
+        : `(${where.children.map((child) => buildWhereSql(child, root, joined, sql, related, cells)).join(' OR ')})`;
     case 'not':
       // "Does not match" includes rows where the condition is unknown (NULL), so NOT is two-valued here.
-      return `(${buildWhereSql(where.child, root, joined, sql, related)}) IS NOT TRUE`;
+      return `(${buildWhereSql(where.child, root, joined, sql, related, cells)}) IS NOT TRUE`;
     case 'condition':
-      return conditionOnPath(where.column, root, joined, sql, related, (column, isEnum) =>
+      return conditionOnPath(where.column, root, joined, sql, related, cells, (column, isEnum) =>
         conditionSql(column, isEnum ? enumText(where.column, column) : column, where.operator, where.value, sql),
       );
   }
@@ -49,17 +52,16 @@ function conditionOnPath(
   joined: JoinedAliases,
   sql: SqlContext,
   related: RelatedCondition,
+  cells: CellAccess,
   build: (qualifiedColumn: string, isEnum: boolean) => string,
 ): string {
   const isEnum = ref.column.type === 'enum';
-  if (ref.relationPath.length === 0) {
-    return build(`${root.alias}.${root.plan.column(ref.column.name)}`, isEnum);
-  }
+  const on = (target: AliasedEntity) =>
+    onReadableCell(cells(target, ref.column.name, sql), build(`${target.alias}.${target.plan.column(ref.column.name)}`, isEnum));
+  if (ref.relationPath.length === 0) return on(root);
   const direct = joined(ref.relationPath);
-  if (direct) {
-    return build(`${direct.alias}.${direct.plan.column(ref.column.name)}`, isEnum);
-  }
-  return existsChain(ref, root, sql, related, build);
+  if (direct) return on(direct);
+  return existsChain(ref, root, sql, related, cells, on);
 }
 
 /** Every entity the chain passes through keeps its own scope (`related`): no filter probes another tenant's rows. */
@@ -68,7 +70,8 @@ function existsChain(
   root: AliasedEntity,
   sql: SqlContext,
   related: RelatedCondition,
-  build: (qualifiedColumn: string, isEnum: boolean) => string,
+  cells: CellAccess,
+  on: (target: AliasedEntity) => string,
 ): string {
   const each = (target: AliasedEntity): string[] => {
     const conditions: string[] = [];
@@ -78,9 +81,7 @@ function existsChain(
     if (scope !== null) conditions.push(`(${scope})`);
     return conditions;
   };
-  return existsThroughSql(root, ref.relationPath, sql, { aliasPrefix: 's', each }, (last) =>
-    build(`${last.alias}.${last.plan.column(ref.column.name)}`, ref.column.type === 'enum'),
-  );
+  return existsThroughSql(root, ref.relationPath, sql, { aliasPrefix: 's', each, cells }, on);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { RootCondition } from './conditions';
 import type { EntityPlan, EntityPlans } from './entity-plan';
 import { rowStateSql, type RowState } from './predicates';
-import { carryRowVersion } from './row-version';
+import { carryReadable, returningSql } from './readable-record';
 import { type AliasedEntity, SqlContext } from './sql-context';
 import type { SqlExecutor } from './sql-executor';
 
@@ -75,7 +75,7 @@ export class WriteExecutor {
     });
     const target = columns.length === 0 ? plan.primaryKeyColumn : columns.map((column) => column.sql).join(', ');
     // Only a single record's answer carries an ETag: a bulk does not hash every row it inserts.
-    const returning = rows.length === 1 ? plan.returning : plan.returningRecord;
+    const returning = returningSql(plan, sql, this.executor.cells, rows.length === 1);
     const text = `INSERT INTO ${plan.table} (${target}) VALUES ${tuples.join(', ')} RETURNING ${returning}`;
     // A bulk's text depends on its row count: only single-row inserts repeat often enough to prepare.
     return this.executor.records(sql.statement(text, { oneOff: rows.length > 1 }), connection);
@@ -95,21 +95,21 @@ export class WriteExecutor {
   ): Promise<Record_ | null> {
     const set = writableAssignments(plan, values, replace);
     if (set === null) return this.current(plan, id, conditions);
-    const [row] = await this.updateStatement(plan, set, id, conditions, liveOrAny(plan), plan.returning);
+    const [row] = await this.updateStatement(plan, set, id, conditions, liveOrAny(plan), (sql) => returningSql(plan, sql, this.executor.cells, true));
     return row ?? null;
   }
 
   /** Deletes (or soft-deletes) the row with `id` when it satisfies `conditions`; false when none matched. */
   async delete(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<boolean> {
     const rows = plan.model.softDelete
-      ? await this.updateStatement(plan, softDelete(plan), id, conditions, 'live', plan.primaryKeyColumn)
-      : await this.deleteStatement(plan, id, conditions, plan.primaryKeyColumn);
+      ? await this.updateStatement(plan, softDelete(plan), id, conditions, 'live', () => plan.primaryKeyColumn)
+      : await this.deleteStatement(plan, id, conditions, () => plan.primaryKeyColumn);
     return rows.length > 0;
   }
 
   /** Clears `deleted_at` of a soft-deleted row; null when no deleted row matched. */
   async recover(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<Record_ | null> {
-    const [row] = await this.updateStatement(plan, recovery(plan), id, conditions, 'deleted', plan.returning);
+    const [row] = await this.updateStatement(plan, recovery(plan), id, conditions, 'deleted', (sql) => returningSql(plan, sql, this.executor.cells, true));
     return row ?? null;
   }
 
@@ -132,7 +132,7 @@ export class WriteExecutor {
   /** `delete()`, returning the removed (or soft-deleted) row and the row before; null when none matched. */
   async deleteTracked(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<WriteChange | null> {
     if (plan.model.softDelete) return this.trackedUpdate(plan, id, softDelete(plan), conditions, 'live');
-    const [row] = await this.deleteStatement(plan, id, conditions, plan.returning);
+    const [row] = await this.deleteStatement(plan, id, conditions, (sql) => returningSql(plan, sql, this.executor.cells, true));
     return row ? { record: row, previous: row } : null;
   }
 
@@ -148,7 +148,8 @@ export class WriteExecutor {
   private async current(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<Record_ | null> {
     const sql = this.sqlContext();
     const where = this.matchSql(plan, id, conditions, sql, liveOrAny(plan));
-    const [row] = await this.executor.records(sql.statement(`SELECT ${plan.returning} FROM ${plan.table} WHERE ${where}`));
+    const returning = returningSql(plan, sql, this.executor.cells, true);
+    const [row] = await this.executor.records(sql.statement(`SELECT ${returning} FROM ${plan.table} WHERE ${where}`));
     return row ?? null;
   }
 
@@ -159,12 +160,12 @@ export class WriteExecutor {
     id: string | number,
     conditions: readonly RootCondition[],
     state: RowState,
-    returning: string,
+    returning: (sql: SqlContext) => string,
   ): Promise<Record_[]> {
     const sql = this.sqlContext();
     const assignments = [...set(sql), ...plan.onUpdate].join(', ');
     const where = this.matchSql(plan, id, conditions, sql, state);
-    return this.executor.records(sql.statement(`UPDATE ${plan.table} SET ${assignments} WHERE ${where} RETURNING ${returning}`));
+    return this.executor.records(sql.statement(`UPDATE ${plan.table} SET ${assignments} WHERE ${where} RETURNING ${returning(sql)}`));
   }
 
   /** `DELETE FROM <table> WHERE <match> RETURNING <returning>`. */
@@ -172,11 +173,11 @@ export class WriteExecutor {
     plan: EntityPlan,
     id: string | number,
     conditions: readonly RootCondition[],
-    returning: string,
+    returning: (sql: SqlContext) => string,
   ): Promise<Record_[]> {
     const sql = this.sqlContext();
     const where = this.matchSql(plan, id, conditions, sql, 'any');
-    return this.executor.records(sql.statement(`DELETE FROM ${plan.table} WHERE ${where} RETURNING ${returning}`));
+    return this.executor.records(sql.statement(`DELETE FROM ${plan.table} WHERE ${where} RETURNING ${returning(sql)}`));
   }
 
   /**
@@ -206,7 +207,7 @@ export class WriteExecutor {
     const text =
       `WITH ${previous} AS (${select}) UPDATE ${plan.table} SET ${assignments}` +
       ` WHERE ${plan.table}.${plan.primaryKeyColumn} IN (SELECT ${previous}.${escape(plan.primaryKey.name)} FROM ${previous})` +
-      ` RETURNING ${[plan.returning, ...previousColumns].join(', ')}`;
+      ` RETURNING ${[returningSql(plan, sql, this.executor.cells, true), ...previousColumns].join(', ')}`;
     const [row] = await this.executor.records(sql.statement(text));
     if (!row) return null;
     const record: Record_ = {};
@@ -215,7 +216,7 @@ export class WriteExecutor {
       record[column.name] = row[column.name];
       before[column.name] = row[PREVIOUS_PREFIX + column.name];
     }
-    carryRowVersion(row, record);
+    carryReadable(row, record);
     return { record, previous: before };
   }
 

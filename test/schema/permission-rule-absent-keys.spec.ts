@@ -22,8 +22,9 @@ describe('.svcrc permissions: rule objects with where only', () => {
   });
 
   it('still refuses a key that is written and not enforced yet, naming it', () => {
-    expect(problems({ member: { read: { where: { assigneeId: 1 }, fields: ['assigneeId'] } } })).toEqual([
-      { path: 'entities[0].permissions.member.read.fields', message: expect.stringContaining('"fields" rules are not supported') },
+    // read.fields is enforced (permissions-read-fields.spec.ts); the fields of a write are not yet.
+    expect(problems({ member: { update: { where: { assigneeId: 1 }, fields: ['assigneeId'] } } })).toEqual([
+      { path: 'entities[0].permissions.member.update.fields', message: expect.stringContaining('"fields" rules are not supported') },
     ]);
   });
 });
