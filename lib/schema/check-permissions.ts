@@ -66,7 +66,7 @@ function checkRule(
   entity: string,
 ): void {
   for (const key of Object.keys(rule)) {
-    if (!RULE_KEYS[operation].includes(key)) continue; // the JSON Schema names unknown keys
+    if (rule[key] === undefined || !RULE_KEYS[operation].includes(key)) continue; // the JSON Schema names unknown keys
     if (!ENFORCED_KEYS.has(key)) {
       ctx.report(childPath(path, key), `"${key}" rules are not supported by this version yet (docs/permissions.md#not-yet)`);
     }

@@ -383,6 +383,16 @@ const INVALID_CASES: [string, Mutation, [string, string][]][] = [
     [['entities[1].joins[0]', 'AuditEntry has "http": false, so it cannot be joined']],
   ],
   ['adminRoles not a list of roles', (d) => void (d.auth.adminRoles = ['owner', '']), [['auth.adminRoles[1]', 'must']]],
+  [
+    'a permission rule with an unknown operator',
+    (d) => void (entity(d, 'Task').permissions = { member: { read: { where: { priority: { $bigger: 2 } } } } }),
+    [['entities[5].permissions.member.read.where', 'unknown operator "$bigger"']],
+  ],
+  [
+    'a permission rule whose value does not fit its field',
+    (d) => void (entity(d, 'Task').permissions = { member: { update: { where: { $or: [{ done: 'maybe' }, { priority: '$auth.claims.level' }] } } } }),
+    [['entities[5].permissions.member.update.where', 'invalid value "maybe" for "done" $eq: expected true or false']],
+  ],
 ];
 
 describe('svc schema validate: invalid files', () => {

@@ -1,6 +1,6 @@
 /**
- * `permissions` (issue #28, operation level): what `.svcrc` accepts, what it refuses and what the
- * model holds. Row and field rules are refused until they are enforced: never silently ignored.
+ * `permissions` (issue #28): what `.svcrc` accepts, what it refuses and what the model holds. Rule
+ * keys that are not enforced yet are refused: never silently ignored.
  */
 import { parseSvcrc, type ServiceModel, type SvcrcProblem } from '../../lib/schema';
 
@@ -23,6 +23,24 @@ function svcrc(permissions: unknown, auth: object | null = {}): object {
   };
 }
 
+/** A Task with an integer assignee, and a password the rules may not name. */
+function svcrcWith(permissions: unknown): object {
+  return {
+    version: 2,
+    auth: {},
+    entities: [
+      {
+        name: 'Task',
+        fields: [
+          { name: 'title', type: 'text' },
+          { name: 'assigneeId', type: 'integer', nullable: true },
+        ],
+        permissions,
+      },
+    ],
+  };
+}
+
 describe('.svcrc permissions', () => {
   it("takes each role's granted operations into the model; false and absent grant nothing", () => {
     const parsed = model(
@@ -32,7 +50,8 @@ describe('.svcrc permissions', () => {
         '*': {},
       }),
     );
-    expect(parsed.entities[0]!.permissions).toEqual({ viewer: ['read'], member: ['read', 'update'], '*': [] });
+    const all = { where: null, fields: null, set: null, check: null };
+    expect(parsed.entities[0]!.permissions).toEqual({ viewer: { read: all }, member: { read: all, update: all }, '*': {} });
     expect(parsed.auth!.permissionsDefault).toBe('allow');
   });
 
@@ -45,16 +64,35 @@ describe('.svcrc permissions', () => {
     ]);
   });
 
-  it('refuses row and field rules, naming the JSON path: they are not supported yet', () => {
-    expect(problems(svcrc({ member: { read: { where: { assigneeId: '$auth.userId' } }, update: { fields: ['title'] } } }))).toEqual([
-      {
-        path: 'entities[0].permissions.member.read',
-        message: 'row and field rules (an object with where, fields, set or check) are not supported by this version yet: use true or false (docs/permissions.md#not-yet)',
-      },
-      {
-        path: 'entities[0].permissions.member.update',
-        message: 'row and field rules (an object with where, fields, set or check) are not supported by this version yet: use true or false (docs/permissions.md#not-yet)',
-      },
+  it('takes row rules (where) into the model as written, placeholders included', () => {
+    const where = { $or: [{ assigneeId: '$auth.userId' }, { title: { $starts: 'public-' } }] };
+    const parsed = model(svcrcWith({ member: { read: { where }, update: { where: { assigneeId: '$auth.claims.employeeId' } } } }));
+    expect(parsed.entities[0]!.permissions!.member!.read).toEqual({ where, fields: null, set: null, check: null });
+  });
+
+  it('refuses what a row rule cannot mean, naming the JSON path', () => {
+    const at = 'entities[0].permissions.member.read.where';
+    expect(problems(svcrcWith({ member: { read: { where: { asigneeId: 1 } } } }))).toEqual([
+      { path: `${at}.asigneeId`, message: 'Task has no field "asigneeId" (did you mean "assigneeId"?)' },
+    ]);
+    expect(problems(svcrcWith({ member: { read: { where: { 'project.name': 'x' } } } }))).toEqual([
+      { path: `${at}["project.name"]`, message: '"project.name": a rule names fields of Task itself, not of related entities' },
+    ]);
+    expect(problems(svcrcWith({ member: { read: { where: { assigneeId: '$auth.user' } } } }))).toEqual([
+      { path: `${at}.assigneeId`, message: 'unknown placeholder "$auth.user": use $auth.userId, $auth.organizationId or $auth.claims.<name>' },
+    ]);
+    expect(problems(svcrcWith({ member: { read: { where: { $nor: [] } } } }))).toEqual([
+      { path: `${at}.$nor`, message: '"$nor" is not a logical operator: use $and, $or or $not, or name a field' },
+    ]);
+    expect(problems(svcrcWith({ member: { delete: { fields: ['title'] } } }))).toEqual([
+      { path: 'entities[0].permissions.member.delete.fields', message: 'unknown key "fields"' },
+    ]);
+  });
+
+  it('refuses rule keys this version does not enforce yet, rather than ignoring them', () => {
+    expect(problems(svcrcWith({ member: { update: { fields: ['title'], check: { title: 'x' } } } }))).toEqual([
+      { path: 'entities[0].permissions.member.update.fields', message: '"fields" rules are not supported by this version yet (docs/permissions.md#not-yet)' },
+      { path: 'entities[0].permissions.member.update.check', message: '"check" rules are not supported by this version yet (docs/permissions.md#not-yet)' },
     ]);
   });
 
