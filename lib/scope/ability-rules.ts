@@ -54,6 +54,8 @@ export class AbilityRules {
         continue;
       }
       for (const rule of callerRules) {
+        // CASL refuses an empty field list: a rule granting no field is left out (the ability refuses, never grants, more).
+        if (rule.fields !== null && rule.fields.size === 0) continue;
         for (const conditions of this.conditionsOf(action, rule, readable)) {
           out.push({
             action,

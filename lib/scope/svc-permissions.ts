@@ -4,11 +4,22 @@
  * give. The same rules, packed, are what `GET /api/auth/permissions` sends to front ends.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { createMongoAbility, type MongoAbility } from '@casl/ability';
+import { buildMongoQueryMatcher, createMongoAbility, type MongoAbility } from '@casl/ability';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { ServiceModel } from '../schema/model';
 import { SVC_MODEL } from '../svc.constants';
 import { AbilityRules, type SvcAbilityRule } from './ability-rules';
+
+/**
+ * CASL's matcher, reading a `Date` (as services return instants) as the ISO text the API answers and
+ * the rules compare with, so records from your own code and from HTTP get the same answers.
+ */
+const conditionsMatcher = buildMongoQueryMatcher({}, {}, {
+  get: (object: Record<string, unknown>, field: string): unknown => {
+    const value = object[field];
+    return value instanceof Date ? value.toISOString() : value;
+  },
+});
 
 @Injectable()
 export class SvcPermissions {
@@ -24,7 +35,7 @@ export class SvcPermissions {
    * without `permissions` allow.
    */
   abilityFor(auth: AuthContext | null): MongoAbility {
-    return createMongoAbility(this.rulesFor(auth));
+    return createMongoAbility(this.rulesFor(auth), { conditionsMatcher });
   }
 
   /** The caller's rules, as `createMongoAbility()` takes them. */
