@@ -10,12 +10,7 @@ import { SvcIdempotencyCleanup } from './idempotency/idempotency-cleanup';
 import { SvcIdempotencyStore } from './idempotency/idempotency.store';
 import { SvcOperationsModule } from './production/operations.module';
 import { SVC_MODEL } from './svc.constants';
-import {
-  ASYNC_OPTIONS_TYPE,
-  ConfigurableModuleClass,
-  MODULE_OPTIONS_TOKEN,
-  OPTIONS_TYPE,
-} from './svc.module-definition';
+import { ASYNC_OPTIONS_TYPE, ConfigurableModuleClass, MODULE_OPTIONS_TOKEN, OPTIONS_TYPE } from './svc.module-definition';
 import type { ServiceModel } from './schema/model';
 import { resolveSchema } from './schema/resolve-schema';
 import { authExports, authProviders, modelProvider, runtimeExports, runtimeProviders, typeOrmOptionsFactory } from './svc.providers';
@@ -55,7 +50,11 @@ export class SvcModule extends ConfigurableModuleClass {
   static override forRootAsync(options: typeof ASYNC_OPTIONS_TYPE & { authRoutes?: boolean }): DynamicModule {
     const { authRoutes, ...rest } = options;
     // The model is unknown here: keep the rate-limit interceptor, which lets requests through when `api.rateLimit` is unset.
-    return SvcModule.assemble(super.forRootAsync(rest), { authRoutes: authRoutes === true, permissionsRoute: authRoutes === true, rateLimit: true });
+    return SvcModule.assemble(super.forRootAsync(rest), {
+      authRoutes: authRoutes === true,
+      permissionsRoute: authRoutes === true,
+      rateLimit: true,
+    });
   }
 
   private static assemble(

@@ -6,8 +6,10 @@
  * `$exists`), no `$or`, `$and` or `$not`. So a condition becomes a disjunction of conjunctions (one
  * CASL rule each, which CASL ORs), NOT is pushed down to the operators, and the operators of `s`
  * that mongo lacks become anchored regular expressions. Each conjunction matches a record exactly
- * when SQL finds the condition TRUE for its row: a NULL (or absent, unreadable) value matches no
- * comparison, as in SQL, and NOT of a comparison on NULL is not TRUE either. What cannot be
+ * when the API's SQL finds the condition TRUE for its row: a NULL value matches no comparison, as in
+ * SQL, and the API's NOT is "is not TRUE", so `$not` of a comparison matches NULL. An absent
+ * (unreadable) field matches no comparison, negated or not. Decimals, which records carry as text,
+ * are compared as numbers for order and as text patterns for equality. What cannot be
  * translated (a condition on a `json` field or through a relation) matches nothing, in either
  * polarity: the ability may refuse what the API would allow, never the reverse.
  */
@@ -82,8 +84,8 @@ function disjunction(node: ValidatedWhere, negated: boolean): Conjunction[] {
   }
 }
 
-function product(a: Conjunction[], b: Conjunction[]): Conjunction[] {
-  const out: Conjunction[] = [];
+function product<T>(a: readonly (readonly T[])[], b: readonly (readonly T[])[]): T[][] {
+  const out: T[][] = [];
   for (const left of a) {
     for (const right of b) {
       out.push([...left, ...right]);
@@ -93,34 +95,45 @@ function product(a: Conjunction[], b: Conjunction[]): Conjunction[] {
   return out;
 }
 
-/** The operator as a disjunction of conjunctions of tests (`$between` negated is two). */
+/**
+ * The operator as a disjunction of conjunctions of tests. The API's NOT is two-valued (`IS NOT
+ * TRUE`): a negated comparison also matches a NULL value, except `$isnull`/`$notnull`, which never
+ * meet NULL as unknown.
+ */
 function atoms(column: ColumnModel, operator: FilterOperator, value: TypedValue, negated: boolean): Test[][] {
-  const one = (): Scalar => recordValue(column, scalarOf(value));
-  const list = (): Scalar[] => itemsOf(value).map((item) => recordValue(column, item));
-  const ordered = (v: TypedScalar): Scalar => orderedValue(column, v);
+  const tests = operatorTests(column, operator, value, negated);
+  return negated && operator !== '$isnull' && operator !== '$notnull' ? [...tests, [{ op: 'null' }]] : tests;
+}
+
+/** The tests of the operator (of its complement when `negated`), both true only of non-null values. */
+function operatorTests(column: ColumnModel, operator: FilterOperator, value: TypedValue, negated: boolean): Test[][] {
+  const one = (): Scalar => recordValue(scalarOf(value));
+  const list = (): Scalar[] => itemsOf(value).map(recordValue);
   const single = (test: Test): Test[][] => [[test]];
+  const decimal = column.type === 'decimal';
   switch (operator) {
     case '$eq':
     case '$ne':
-      return single({ op: (operator === '$eq') !== negated ? 'in' : 'nin', values: [one()] });
     case '$in':
-    case '$notin':
-      return single({ op: (operator === '$in') !== negated ? 'in' : 'nin', values: list() });
+    case '$notin': {
+      const values = operator === '$eq' || operator === '$ne' ? [one()] : list();
+      const positive = (operator === '$eq' || operator === '$in') !== negated;
+      if (decimal) return single(decimalEquals(values, positive));
+      return single({ op: positive ? 'in' : 'nin', values });
+    }
     case '$gt':
-      return single(negated ? { op: 'lte', value: ordered(scalarOf(value)) } : { op: 'gt', value: ordered(scalarOf(value)) });
+      return negated ? lessThan(column, scalarOf(value), true) : greaterThan(column, scalarOf(value), false);
     case '$gte':
-      return single(negated ? { op: 'lt', value: ordered(scalarOf(value)) } : { op: 'gte', value: ordered(scalarOf(value)) });
+      return negated ? lessThan(column, scalarOf(value), false) : greaterThan(column, scalarOf(value), true);
     case '$lt':
-      return single(negated ? { op: 'gte', value: ordered(scalarOf(value)) } : { op: 'lt', value: ordered(scalarOf(value)) });
+      return negated ? greaterThan(column, scalarOf(value), true) : lessThan(column, scalarOf(value), false);
     case '$lte':
-      return single(negated ? { op: 'gt', value: ordered(scalarOf(value)) } : { op: 'lte', value: ordered(scalarOf(value)) });
+      return negated ? greaterThan(column, scalarOf(value), false) : lessThan(column, scalarOf(value), true);
     case '$between': {
       if (value.kind !== 'range') return single({ op: 'never' });
-      const from = ordered(value.from);
-      const to = ordered(value.to);
       return negated
-        ? [[{ op: 'lt', value: from }], [{ op: 'gt', value: to }]]
-        : [[{ op: 'gte', value: from }, { op: 'lte', value: to }]];
+        ? [...lessThan(column, value.from, false), ...greaterThan(column, value.to, false)]
+        : product(greaterThan(column, value.from, true), lessThan(column, value.to, true));
     }
     case '$isnull':
     case '$notnull':
@@ -146,6 +159,40 @@ function atoms(column: ColumnModel, operator: FilterOperator, value: TypedValue,
       return single(lookahead((operator === '$inL') !== negated, body));
     }
   }
+}
+
+/**
+ * `> value` (`>=` when `orEqual`). Decimals arrive as text ("2.50") and are compared with a number:
+ * CASL's comparison finds `"2.50"` and `2.5` neither equal nor greater, so `>=` is `>` or the same
+ * number written as text, and `<` excludes that text.
+ */
+function greaterThan(column: ColumnModel, value: TypedScalar, orEqual: boolean): Test[][] {
+  if (column.type !== 'decimal') return [[{ op: orEqual ? 'gte' : 'gt', value: recordValue(value) }]];
+  const strictly: Test = { op: 'gt', value: Number(value) };
+  return orEqual ? [[strictly], [decimalEquals([String(value)], true)]] : [[strictly]];
+}
+
+/** `< value` (`<=` when `orEqual`); see `greaterThan()` for decimals. */
+function lessThan(column: ColumnModel, value: TypedScalar, orEqual: boolean): Test[][] {
+  if (column.type !== 'decimal') return [[{ op: orEqual ? 'lte' : 'lt', value: recordValue(value) }]];
+  // CASL's `$lte` is right for decimal text (an equal number compares as "less"), its `$lt` is not.
+  if (orEqual) return [[{ op: 'lte', value: Number(value) }]];
+  return [[{ op: 'lt', value: Number(value) }, decimalEquals([String(value)], false)]];
+}
+
+/** Decimal text equal (or not) to one of the values, however many trailing zeros the column's scale gives it. */
+function decimalEquals(values: readonly Scalar[], positive: boolean): Test {
+  const patterns = values.map((value) => decimalPattern(String(value)));
+  return lookahead(positive, patterns.length === 0 ? '(?!)' : `(?:${patterns.join('|')})$`);
+}
+
+function decimalPattern(value: string): string {
+  const match = /^(-?)0*(\d*)(?:\.(\d*?)0*)?$/.exec(value.trim());
+  if (match === null) return '(?!)';
+  const [, sign, whole, fraction = ''] = match;
+  if (whole === '' && fraction === '') return '-?0(?:\\.0*)?';
+  const integer = whole === '' ? '0' : whole;
+  return fraction === '' ? `${sign}${integer}(?:\\.0*)?` : `${sign}${integer}\\.${fraction}0*`;
 }
 
 function lookahead(positive: boolean, body: string): Test {
@@ -176,33 +223,9 @@ function itemsOf(value: TypedValue): readonly TypedScalar[] {
   throw new Error(`Expected a list, got ${value.kind}`);
 }
 
-/**
- * A value as records of the API carry it: numbers for integers, ISO text for instants, decimal
- * text with the column's scale (as PostgreSQL answers it), so `$in` compares like with like.
- */
-function recordValue(column: ColumnModel, value: TypedScalar): Scalar {
-  if (value instanceof Date) return value.toISOString();
-  if (column.type === 'decimal' && typeof value === 'string') return decimalText(value, column.field?.scale);
-  return value;
-}
-
-/** An ordered comparison's value: decimals as numbers (JavaScript compares the record's decimal text numerically). */
-function orderedValue(column: ColumnModel, value: TypedScalar): Scalar {
-  if (column.type === 'decimal' && typeof value === 'string') return Number(value);
-  return recordValue(column, value);
-}
-
-/** `12.5` as `12.50` for scale 2; a value with more significant decimals than the scale never equals a row's. */
-function decimalText(value: string, scale: number | undefined): string {
-  const match = /^([+-]?)0*(\d*)(?:\.(\d*))?$/.exec(value.trim());
-  if (match === null || scale === undefined) return value;
-  const [, sign, whole, fraction = ''] = match;
-  const kept = fraction.slice(0, scale).padEnd(scale, '0');
-  // Digits past the scale that are not zero: no stored value (rounded to the scale) equals it.
-  if (/[1-9]/.test(fraction.slice(scale))) return `${value} (beyond scale ${scale})`;
-  const digits = `${whole === '' ? '0' : whole}${scale > 0 ? `.${kept}` : ''}`;
-  const zero = /^[0.]*$/.test(digits);
-  return `${sign === '-' && !zero ? '-' : ''}${digits}`;
+/** A value as records of the API carry it: numbers for integers, ISO text for instants (as JSON answers them). */
+function recordValue(value: TypedScalar): Scalar {
+  return value instanceof Date ? value.toISOString() : value;
 }
 
 /** One conjunction as one mongo-query object, or null when it can match nothing. */

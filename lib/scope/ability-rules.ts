@@ -45,7 +45,10 @@ export class AbilityRules {
     const request = { auth };
     const readRules = this.rules.callerRules(entity, request, 'read');
     // Which rows are readable, for update and delete; null: every row (in scope).
-    const readable = readRules === null || readRules.some((rule) => rule.where === null) ? null : readRules.flatMap((rule) => abilityConditions(rule.where));
+    const readable =
+      readRules === null || readRules.some((rule) => rule.where === null)
+        ? null
+        : readRules.flatMap((rule) => abilityConditions(rule.where));
     const out: SvcAbilityRule[] = [];
     for (const action of PERMISSION_OPERATIONS) {
       const callerRules = action === 'read' ? readRules : this.rules.callerRules(entity, request, action);

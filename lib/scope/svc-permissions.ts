@@ -14,12 +14,16 @@ import { AbilityRules, type SvcAbilityRule } from './ability-rules';
  * CASL's matcher, reading a `Date` (as services return instants) as the ISO text the API answers and
  * the rules compare with, so records from your own code and from HTTP get the same answers.
  */
-const conditionsMatcher = buildMongoQueryMatcher({}, {}, {
-  get: (object: Record<string, unknown>, field: string): unknown => {
-    const value = object[field];
-    return value instanceof Date ? value.toISOString() : value;
+const conditionsMatcher = buildMongoQueryMatcher(
+  {},
+  {},
+  {
+    get: (object: Record<string, unknown>, field: string): unknown => {
+      const value = object[field];
+      return value instanceof Date ? value.toISOString() : value;
+    },
   },
-});
+);
 
 @Injectable()
 export class SvcPermissions {

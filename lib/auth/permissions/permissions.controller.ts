@@ -31,7 +31,14 @@ export class SvcPermissionsController {
   })
   @ApiOkResponse({
     description: 'Packed CASL rules',
-    schema: { type: 'array', items: { type: 'array', items: {} }, example: [['read', 'Task', { assigneeId: 101 }], ['delete', 'Task']] },
+    schema: {
+      type: 'array',
+      items: { type: 'array', items: {} },
+      example: [
+        ['read', 'Task', { assigneeId: 101 }],
+        ['delete', 'Task'],
+      ],
+    },
   })
   @ApiErrorResponses(401)
   permissionsOf(@Auth() auth: AuthContext): PackRule<SvcAbilityRule>[] {
