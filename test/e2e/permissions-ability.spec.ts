@@ -294,7 +294,8 @@ describe.each(DATABASE_KINDS)('permissions shared as CASL rules (%s)', (kind) =>
   });
 
   it('delete: can() is true exactly where DELETE /tasks/:id is accepted (last: it deletes)', async () => {
-    for (const { roles, claims } of [{ roles: ['lead'] }, { roles: ['triage'] }, { roles: ['member'] }]) {
+    const callers: typeof ROLE_SETS = [{ roles: ['lead'], claims: { level: '2' } }, { roles: ['triage'] }, { roles: ['member'] }];
+    for (const { roles, claims } of callers) {
       const headers = ann(roles, claims);
       const ability = await abilityOf(headers);
       const current = (
