@@ -36,6 +36,7 @@ import { ScopeGuard } from './auth/guards/scope.guard';
 import { resolveCursorKey } from './crud/cursor-key';
 import { SvcRuntime } from './crud/svc-runtime';
 import { CursorCodec } from './query/cursor-codec';
+import { RecordPermissions } from './scope/record-permissions';
 import { ScopeEnforcer } from './scope/scope-enforcer';
 import { SvcPermissions } from './scope/svc-permissions';
 import { EntityPlans } from './sql/entity-plan';
@@ -110,6 +111,11 @@ export const runtimePartProviders: Provider[] = [
     useFactory: (model: ServiceModel, plans: EntityPlans, executor: SqlExecutor) => new ScopeEnforcer(model, plans, executor),
   },
   {
+    provide: RecordPermissions,
+    inject: [SVC_MODEL, ReadExecutor, ScopeEnforcer],
+    useFactory: (model: ServiceModel, reader: ReadExecutor, scope: ScopeEnforcer) => new RecordPermissions(model, reader, scope),
+  },
+  {
     provide: DomainEventPublisher,
     inject: [{ token: EventEmitter2, optional: true }],
     useFactory: (emitter: EventEmitter2 | undefined) => new DomainEventPublisher(emitter ?? null),
@@ -117,7 +123,7 @@ export const runtimePartProviders: Provider[] = [
 ];
 
 /** The runtime parts a service or test may inject (and so replace). */
-export const runtimePartExports = [SqlExecutor, EntityPlans, ReadExecutor, WriteExecutor, ScopeEnforcer, DomainEventPublisher];
+export const runtimePartExports = [SqlExecutor, EntityPlans, ReadExecutor, WriteExecutor, ScopeEnforcer, RecordPermissions, DomainEventPublisher];
 
 /** Whether the entities' tables exist, when the schema is not synchronized at start (see `SchemaReadiness`). */
 export const schemaReadinessProvider: Provider = {

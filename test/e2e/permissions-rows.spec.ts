@@ -6,6 +6,7 @@
  */
 import { ROW_RULES, type Seeded, seedTasks } from '../apps/permissions/row-fixtures';
 import { tableRows } from '../apps/permissions/fixtures';
+import { TaskActionsController } from '../apps/permissions/task-actions.controller';
 import { permissionRulesAppModule } from '../apps/permissions/src/app.module';
 import { DATABASE_KINDS } from '../support/databases';
 import { httpClient } from '../support/http';
@@ -15,7 +16,7 @@ jest.setTimeout(180_000);
 
 type Row = Record<string, unknown>;
 
-const ids = (rows: Row[]) => rows.map((row) => row.id).sort((a, b) => Number(a) - Number(b));
+const ids = (rows: readonly { readonly id?: unknown }[]) => rows.map((row) => row.id).sort((a, b) => Number(a) - Number(b));
 
 describe.each(DATABASE_KINDS)('row permissions (%s)', (kind) => {
   let running: RunningApp;
@@ -23,7 +24,7 @@ describe.each(DATABASE_KINDS)('row permissions (%s)', (kind) => {
   let s: Seeded;
 
   beforeAll(async () => {
-    running = await startApp(kind, permissionRulesAppModule(ROW_RULES));
+    running = await startApp(kind, permissionRulesAppModule(ROW_RULES, { controllers: [TaskActionsController] }));
     http = httpClient(running.app);
     s = await seedTasks(running.app);
   });
@@ -115,6 +116,46 @@ describe.each(DATABASE_KINDS)('row permissions (%s)', (kind) => {
     expect(res.body.affected).toBe(expected.length);
     const rows = await tableRows(running.app, 'tasks');
     for (const row of rows) expect(row.priority === 42).toBe(expected.some((t) => t.id === row.id));
+  });
+});
+
+describe.each(DATABASE_KINDS)('row permissions on custom routes (%s)', (kind) => {
+  let running: RunningApp;
+  let http: ReturnType<typeof httpClient>;
+  let s: Seeded;
+
+  beforeAll(async () => {
+    running = await startApp(kind, permissionRulesAppModule(ROW_RULES, { controllers: [TaskActionsController] }));
+    http = httpClient(running.app);
+    s = await seedTasks(running.app);
+  });
+  afterAll(() => running?.close());
+
+  const title = async (id: number) => (await tableRows(running.app, 'tasks', `id = ${id}`))[0]?.title;
+
+  it('a @CrudOperation route on a record gets the answer of the generated route before it runs', async () => {
+    const hidden = s.task('ben-private');
+    const team = s.task('ben-team');
+    const own = s.task('ann-private');
+    await http().get(`/task-actions/${hidden.id}/peek`).set(s.as.annMember).expect(404);
+    await http().get(`/task-actions/${team.id}/peek`).set(s.as.annMember).expect(200, { title: 'ben-team' });
+    await http().post(`/task-actions/${hidden.id}/shout`).set(s.as.annMember).expect(404);
+    expect((await http().post(`/task-actions/${team.id}/shout`).set(s.as.annMember).expect(403)).body.message).toBe(
+      `update on Task ${team.id} is not permitted for your roles`,
+    );
+    expect(await title(team.id)).toBe('ben-team');
+    await http().post(`/task-actions/${own.id}/shout`).set(s.as.annMember).expect(201);
+    expect(await title(own.id)).toBe('ANN-PRIVATE');
+    await http().get(`/task-actions/${s.task('cat-team').id}/peek`).set(s.as.annMember).expect(403);
+  });
+
+  it('@SkipScopeCheck() skips the scope of the record, not its row rules', async () => {
+    const team = s.task('ben-team');
+    await http().post(`/task-actions/${team.id}/purge`).set(s.as.annDeleter).expect(403);
+    expect(await title(team.id)).toBe('ben-team');
+    const own = s.task('ann-team');
+    await http().post(`/task-actions/${own.id}/purge`).set(s.as.annDeleter).expect(201);
+    expect(await title(own.id)).toBeUndefined();
   });
 });
 

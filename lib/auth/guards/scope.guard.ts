@@ -1,4 +1,4 @@
-import { BadRequestException, type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { BadRequestException, type CanActivate, type ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { withOrganization } from '../auth-context';
 import { ORGANIZATION_HEADER } from '../auth.constants';
@@ -12,10 +12,12 @@ import { CRUD_OPERATION_KEY, IS_PUBLIC_KEY, SKIP_SCOPE_KEY, SVC_MODEL } from '..
 import { missingContext } from '../../scope/scope-enforcer';
 import { decideScope } from '../../scope/scope-rules';
 import { assertPermitted } from '../../scope/operation-permissions';
+import { RecordPermissions } from '../../scope/record-permissions';
 
 type ScopeRequest = {
   headers: Record<string, string | string[] | undefined>;
   auth?: AuthContext | null;
+  params?: Record<string, string | undefined>;
 };
 
 interface DeclaredRoute {
@@ -39,13 +41,17 @@ export class ScopeGuard implements CanActivate {
     protected readonly reflector: Reflector,
     @Inject(SVC_MODEL) protected readonly model: ServiceModel,
     protected readonly identity: SvcIdentityService,
+    // Optional so that a subclass written for the three-argument constructor still compiles and runs.
+    @Optional() protected readonly records?: RecordPermissions,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ScopeRequest>();
     if (this.flag(context, IS_PUBLIC_KEY) || this.flag(context, SKIP_SCOPE_KEY)) {
       // They skip the scope, not the permissions.
-      this.checkPermissions(this.declaredRoute(context), request);
+      const route = this.declaredRoute(context);
+      this.checkPermissions(route, request);
+      await this.checkRecord(route, request, true);
       return true;
     }
     const requested = this.requestedOrganization(request);
@@ -60,7 +66,19 @@ export class ScopeGuard implements CanActivate {
       }
     }
     this.checkEntity(context, request);
+    await this.checkRecord(this.declaredRoute(context), request, false);
     return true;
+  }
+
+  /**
+   * A custom route declaring one operation on a record (`:id`): the row rules of `permissions` for that
+   * record, before the handler runs (404 when the caller may not read it, 403 when it may read but not
+   * change it). No query runs when no row rule applies to the caller.
+   */
+  private async checkRecord(route: DeclaredRoute | null, request: ScopeRequest, skipScope: boolean): Promise<void> {
+    const id = request.params?.id;
+    if (!route || !this.records || route.operations.length !== 1 || typeof id !== 'string') return;
+    await this.records.assertRecord(route.entity, { auth: request.auth ?? null, skipScope }, route.operations[0]!, id);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { SvcGuardsModule, SvcModule, type SvcrcV2 } from '@svc/nest';
 import { AutogenModule } from './autogen/autogen.module';
 import { svcSchema } from './autogen/svc.schema';
@@ -15,9 +15,12 @@ export type PermissionBlocks = Readonly<Record<string, NonNullable<Entity['permi
  * The app of `test/apps/permissions` with the `permissions` given per entity (the generated code is
  * the same whatever they are: they are read from the schema when the app starts).
  */
-export function permissionRulesAppModule(permissions: PermissionBlocks, options: { permissionsDefault?: 'allow' | 'deny' } = {}) {
+export function permissionRulesAppModule(
+  permissions: PermissionBlocks,
+  options: { permissionsDefault?: 'allow' | 'deny'; controllers?: Type<unknown>[] } = {},
+) {
   return (env: Record<string, string>): DynamicModule => {
-    @Module({})
+    @Module({ controllers: options.controllers ?? [] })
     class PermissionRulesAppModule {}
     const schema: SvcrcV2 = {
       ...svcSchema,
