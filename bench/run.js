@@ -7,9 +7,12 @@
 //   --patch=file.patch      build ours from lib/ with this patch applied (repeatable)
 //   --floor-total=window    floor computes totals with COUNT(*) OVER(), as lib/ did before 7ee4d9a (default: subquery)
 //   --profile               CPU-profile ours per scenario instead of comparing; writes <out>-profile.md
+//   --rule-index            the permissions phase adds an index on tasks ("organizationId", visibility, "assigneeId"),
+//                           the columns of the member's rule -> <out>-permissions-rule-index.*
 //   --skip-extras           no generator timing, no cold start              --out=name   results file name
-//   --dataset=100k|1m|all   which data sets (default all): the 100k comparison of four servers, then the 1M-row
-//                           groups (deep page, count modes, search, to-many join; ours and floor) -> <out>-1m.*
+//   --dataset=100k|permissions|1m|all   which data sets (default all): the 100k comparison of four servers, the
+//                           permissions lists (a two-role permission block vs no permissions, one app) -> <out>-permissions.*,
+//                           then the 1M-row groups (deep page, count modes, search, to-many join; ours and floor) -> <out>-1m.*
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -28,11 +31,13 @@ const { machine, versions, judge, markdown } = require('./lib/report');
 const { writeThroughputChart } = require('./lib/chart');
 const { run1m } = require('./lib/run-1m');
 const { groups1m } = require('./lib/scenarios-1m');
+const { runPermissions, LISTS: PERMISSION_LISTS } = require('./lib/permissions');
 
 const GROUPS_1M = groups1m({}).map((group) => group.name);
+const PERMISSION_GROUPS = PERMISSION_LISTS.map((list) => list.name);
 
 function parseArgs(argv) {
-  const options = { quick: false, scenarios: null, servers: null, patches: [], profile: false, skipExtras: false, out: null, floorTotal: 'subquery', dataset: 'all' };
+  const options = { quick: false, scenarios: null, servers: null, patches: [], profile: false, skipExtras: false, out: null, floorTotal: 'subquery', dataset: 'all', ruleIndex: false };
   for (const arg of argv) {
     const [key, value] = arg.replace(/^--/, '').split('=');
     if (key === 'quick') options.quick = true;
@@ -40,14 +45,17 @@ function parseArgs(argv) {
     else if (key === 'servers') options.servers = value.split(',');
     else if (key === 'patch') options.patches.push(value);
     else if (key === 'profile') options.profile = true;
+    else if (key === 'rule-index') options.ruleIndex = true;
     else if (key === 'skip-extras') options.skipExtras = true;
     else if (key === 'out') options.out = value;
     else if (key === 'floor-total' && ['window', 'subquery'].includes(value)) options.floorTotal = value;
-    else if (key === 'dataset' && ['100k', '1m', 'all'].includes(value)) options.dataset = value;
+    else if (key === 'dataset' && ['100k', 'permissions', '1m', 'all'].includes(value)) options.dataset = value;
     else throw new Error(`unknown option ${arg} (see the top of bench/run.js)`);
   }
   for (const name of options.scenarios ?? []) {
-    if (!SCENARIOS.some((s) => s.name === name) && !GROUPS_1M.includes(name)) throw new Error(`unknown scenario ${name} (1M groups: ${GROUPS_1M.join(', ')})`);
+    if (!SCENARIOS.some((s) => s.name === name) && !GROUPS_1M.includes(name) && !PERMISSION_GROUPS.includes(name)) {
+      throw new Error(`unknown scenario ${name} (1M groups: ${GROUPS_1M.join(', ')}; permissions: ${PERMISSION_GROUPS.join(', ')})`);
+    }
   }
   for (const name of options.servers ?? []) if (!SERVERS[name]) throw new Error(`unknown server ${name}`);
   return options;
@@ -153,11 +161,28 @@ async function main() {
   const load = options.quick ? { connections: 10, duration: 4, warmup: 1 } : { connections: 10, duration: 10, warmup: 2 };
   const scenarios = SCENARIOS.filter((s) => !options.scenarios || options.scenarios.includes(s.name));
   const groupNames = options.scenarios ? GROUPS_1M.filter((name) => options.scenarios.includes(name)) : null;
-  const with100k = options.dataset !== '1m' && scenarios.length > 0;
-  const with1m = options.dataset !== '100k' && !options.profile && (groupNames === null || groupNames.length > 0);
+  const with100k = ['100k', 'all'].includes(options.dataset) && scenarios.length > 0;
+  const withPermissions =
+    ['permissions', 'all'].includes(options.dataset) && !options.profile && (!options.scenarios || options.scenarios.some((name) => PERMISSION_GROUPS.includes(name)));
+  const with1m = ['1m', 'all'].includes(options.dataset) && !options.profile && (groupNames === null || groupNames.length > 0);
 
   await build({ log: (m) => log(m), patches: options.patches });
   if (with100k) await run100k(options, { started, partial, outName, load, scenarios });
+  if (withPermissions) {
+    // Both lists run whatever --scenarios names among them: their ratios are read together.
+    const run = await runPermissions({
+      load,
+      outName: options.out ?? (partial ? 'partial' : 'latest'),
+      context: {
+        label: options.patches.length ? `ours with ${options.patches.map((p) => path.basename(p)).join(', ')}` : 'latest',
+        args: process.argv.slice(2),
+        machine: machine(),
+      },
+      log,
+      ruleIndex: options.ruleIndex,
+    });
+    if (run.failed.length) process.exitCode = 1;
+  }
   if (with1m) {
     // The 1M groups compare ours with ours (count modes, cursor, index) and with the floor; --servers can leave the floor out.
     const servers = ['ours', ...(!options.servers || options.servers.includes('floor') ? ['floor'] : [])];

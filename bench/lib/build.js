@@ -2,7 +2,8 @@
 //   .build/pkg          a private copy of @svc/nest compiled by tsc from lib/ and schematics/
 //   .build/node_modules/@svc/nest -> ../../pkg   so compiled apps `require('@svc/nest')` get that copy
 //   apps/ours/src/autogen  generated from bench/.svcrc by the real generator (runResourceSchematic)
-//   .build/apps/*       the three Nest apps (ours, reference, sample) transpiled by swc
+//   apps/permissions/src/autogen  generated from bench/apps/permissions/.svcrc (the permissions phase's app)
+//   .build/apps/*       the Nest apps (ours, permissions, reference, sample) transpiled by swc
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -157,15 +158,25 @@ function transpile(srcDir, outDir) {
   }
 }
 
+/** The permissions phase's app: bench/apps/permissions/.svcrc -> bench/apps/permissions/src/{autogen,guards,extensions}. */
+async function generatePermissionsApp(log) {
+  const { runResourceSchematic } = require(path.join(PKG, 'dist', 'schematics', 'run-schematic.js'));
+  const result = await runResourceSchematic({ cwd: path.join(BENCH, 'apps', 'permissions'), schema: '.svcrc', force: true });
+  if (!result.ok) throw new Error(`generating bench/apps/permissions from its .svcrc failed: ${result.error}`);
+  log(`permissions app: generated ${result.changes.length} changed files from bench/apps/permissions/.svcrc`);
+}
+
 async function build({ log = console.log, patches = [] } = {}) {
   fs.mkdirSync(BUILD, { recursive: true });
   buildPackage(log, patches);
   linkPackage();
   await generateOurs(log);
+  await generatePermissionsApp(log);
   transpile(path.join(BENCH, 'apps', 'ours', 'src'), path.join(BUILD, 'apps', 'ours'));
+  transpile(path.join(BENCH, 'apps', 'permissions', 'src'), path.join(BUILD, 'apps', 'permissions'));
   transpile(path.join(BENCH, 'apps', 'reference', 'src'), path.join(BUILD, 'apps', 'reference'));
   transpile(path.join(ROOT, 'sample', '01-lending-library', 'src'), path.join(BUILD, 'apps', 'sample'));
-  log('apps: transpiled ours, reference and sample/01-lending-library with swc');
+  log('apps: transpiled ours, permissions, reference and sample/01-lending-library with swc');
 }
 
 module.exports = { build, ROOT, BENCH, BUILD, PKG };

@@ -16,11 +16,14 @@ const COLD_DB = 'svc_bench_cold';
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+// The sample has `auth`: a production start needs a JWT_SECRET (any random one; no token is checked here).
+const JWT_SECRET = require('node:crypto').randomBytes(48).toString('base64');
+
 async function once(env) {
   const server = await startProcess({
     entry: path.join(BUILD, 'apps', 'sample', 'main.js'),
     port: PORT,
-    env: { APP_PORT: String(PORT), ...env },
+    env: { APP_PORT: String(PORT), JWT_SECRET, ...env },
     readyPath: '/health',
     logFile: path.join(BUILD, 'server-sample.log'),
   });

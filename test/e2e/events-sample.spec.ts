@@ -15,7 +15,7 @@ describe.each(DATABASE_KINDS)('sample/01-lending-library: loan.created listener 
     const branch = await http().post('/branches').send({ name: 'Events', city: 'Nantes' }).expect(201);
     const member = await http()
       .post('/members')
-      .set('X-Staff', 'yes')
+      .set(sample.bearer('staff-desk', ['staff']))
       .send({ fullName: 'Grace Hopper', email: 'grace@example.com' })
       .expect(201);
     const copy = await http()

@@ -9,7 +9,6 @@ import { DATABASE_KINDS } from '../support/databases';
 import { type RunningSample, startSample } from '../support/sample-app';
 
 const SAMPLE = join(__dirname, '..', '..', 'sample', '01-lending-library');
-const STAFF = { 'X-Staff': 'yes' };
 
 describe('sample/01-lending-library', () => {
   it('commits exactly what the generator produces from its .svcrc', async () => {
@@ -17,7 +16,7 @@ describe('sample/01-lending-library', () => {
     expect(result).toEqual({ ok: true, changes: [] });
   });
 
-  it('passes its generated smoke tests, its staff guard satisfied by src/extensions/smoke-setup.ts', () => {
+  it('passes its generated smoke tests, /members reached with the smoke client\'s staff token (src/extensions/smoke-setup.ts)', () => {
     const copy = tempDir('sample-smoke');
     try {
       cpSync(SAMPLE, copy, { recursive: true, filter: (path) => !/[\\/](dist|dist-test|node_modules)$/.test(path) });
@@ -48,10 +47,12 @@ describe('sample/01-lending-library', () => {
   describe.each(DATABASE_KINDS)('on %s', (kind) => {
     let sample: RunningSample;
     let app: INestApplication;
+    let STAFF: Record<string, string>;
 
     beforeAll(async () => {
       sample = await startSample(kind);
       app = sample.app;
+      STAFF = sample.bearer('staff-desk', ['staff']);
     });
     afterAll(() => sample?.close());
 
@@ -84,12 +85,12 @@ describe('sample/01-lending-library', () => {
       expect(recent.body).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'loan.created', details: { loan: 1 } })]));
     });
 
-    it('uses every extension seam: hook override, custom route, guard on one controller, disabled route', async () => {
+    it('uses every extension seam: hook override, custom route, guards on one controller, disabled route', async () => {
       const http = () => request(app.getHttpServer());
       const branch = await http().post('/branches').send({ name: 'Seams', city: 'Lyon' }).expect(201);
       expect(branch.body.city).toBe('LYON');
 
-      await http().get('/members').expect(403);
+      await http().get('/members').expect(401);
       await http().get('/branches').expect(200);
       const member = await http().post('/members').set(STAFF).send({ fullName: 'Katherine Johnson', email: 'kj@example.com' }).expect(201);
       const copy = await http().post('/book-copies').send({ title: 'Emma', author: 'Jane Austen', branchId: branch.body.id }).expect(201);
@@ -106,6 +107,30 @@ describe('sample/01-lending-library', () => {
       const docs = (await http().get('/_docs-json').expect(200)).body as { paths: Record<string, Record<string, unknown>> };
       expect(docs.paths['/loans/{id}'].delete).toBeUndefined();
       expect(docs.paths['/loans/{id}/return'].post).toMatchObject({ tags: ['loans'], summary: 'Return a loaned book copy' });
+    });
+
+    it("permissions in .svcrc: a member reads and updates only their own record; only staff create and delete members", async () => {
+      const http = () => request(app.getHttpServer());
+      const ada = (await http().post('/members').set(STAFF).send({ fullName: 'Ada Byron', email: 'ada.byron@example.com' }).expect(201)).body;
+      const bob = (await http().post('/members').set(STAFF).send({ fullName: 'Bob Moog', email: 'bob.moog@example.com' }).expect(201)).body;
+      const asAda = sample.bearer(ada.id, ['member']);
+
+      const list = await http().get('/members').set(asAda).expect(200);
+      expect(list.body.map((member: { id: number }) => member.id)).toEqual([ada.id]);
+      await http().get(`/members/${ada.id}`).set(asAda).expect(200);
+      await http().get(`/members/${bob.id}`).set(asAda).expect(404);
+      const renamed = await http().patch(`/members/${ada.id}`).set(asAda).send({ fullName: 'Ada King' }).expect(200);
+      expect(renamed.body.fullName).toBe('Ada King');
+      // Member is auth.userEntity: the identity rules (a user changes only their own record) refuse first, with 403.
+      const refusedUpdate = await http().patch(`/members/${bob.id}`).set(asAda).send({ fullName: 'Not Bob' }).expect(403);
+      expect(refusedUpdate.body).toMatchObject({ statusCode: 403, error: 'Forbidden' });
+      const refusedDelete = await http().delete(`/members/${ada.id}`).set(asAda).expect(403);
+      expect(refusedDelete.body).toEqual({ statusCode: 403, message: 'delete on Member is not permitted for your roles', error: 'Forbidden' });
+      await http().post('/members').set(asAda).send({ fullName: 'Eve', email: 'eve@example.com' }).expect(403);
+
+      expect((await http().get(`/members/${bob.id}`).set(STAFF).expect(200)).body.fullName).toBe('Bob Moog');
+      expect((await http().get('/members').set(STAFF).expect(200)).body.length).toBeGreaterThanOrEqual(2);
+      await http().delete(`/members/${bob.id}`).set(STAFF).expect(204);
     });
   });
 });

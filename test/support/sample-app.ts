@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { configureSvcApp } from '@svc/nest';
+import { SvcTokenService } from '../../lib/auth/tokens/token.service';
 import { AppModule } from '../../sample/01-lending-library/src/app.module';
 import { createTestDatabase, type DATABASE_KINDS } from './databases';
 
@@ -8,6 +9,11 @@ type DatabaseKind = (typeof DATABASE_KINDS)[number];
 
 export interface RunningSample {
   readonly app: INestApplication;
+  /**
+   * An Authorization header with an access token the app itself signs: `roles` of a member (`member`, `staff`)
+   * and `sub` its id. The sample's `.svcrc` gives staff every member and a member only their own record.
+   */
+  bearer(sub: string | number, roles: readonly string[]): Record<string, string>;
   /** Closes the application, drops its database and restores the environment. */
   close(): Promise<void>;
 }
@@ -27,6 +33,9 @@ export async function startSample(kind: DatabaseKind, options: { listen?: boolea
   else await app.init();
   return {
     app,
+    bearer: (sub, roles) => ({
+      Authorization: `Bearer ${app.get(SvcTokenService, { strict: false }).signAccess({ sub: String(sub), organizationId: null, roles: [...roles] })}`,
+    }),
     close: async () => {
       await app.close();
       await database.drop();

@@ -1,5 +1,6 @@
 /** `<route>/<file>.entity.ts`: the TypeORM entity, documented for OpenAPI. */
 import type { ColumnModel, EntityModel, RelationModel } from '../../../lib/schema/model';
+import { permissionRuleIndex } from '../../../lib/schema/permission-rule-index';
 import { toSearchIndexName } from '../../../lib/schema/search-index-name';
 import { type Doc, hardline, indent, join, print } from '../../utils/doc';
 import { arrayDoc, arrow, call, importDecl, objectDoc, str, typeAlias } from '../../utils/ts-docs';
@@ -95,6 +96,17 @@ export function emitEntity(ctx: EntityEmitContext): string {
     .map((target) => ({ name: target.name, from: `../${entityFileStem(target, 'entity')}${ctx.importExtension}` }))
     .sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
 
+  const ruleIndex = permissionRuleIndex(entity);
+  // Before the imports are declared: the decorator's reference adds `Index` to them.
+  const ruleIndexDoc: Doc[] =
+    ruleIndex === null
+      ? []
+      : [
+          '// The columns the read rules of `permissions` compare, after the tenant\'s: lists and counts a rule narrows read this index.',
+          hardline,
+          call(`@${scope.ref('typeorm', 'Index')}`, [str(ruleIndex.name), arrayDoc(ruleIndex.columns.map((column) => str(column)))]),
+          hardline,
+        ];
   const imports: Doc[] = [
     ...scope.declaration('@nestjs/swagger'),
     ...scope.declaration('typeorm'),
@@ -113,6 +125,7 @@ export function emitEntity(ctx: EntityEmitContext): string {
     ];
   });
   const classDoc: Doc = [
+    ...ruleIndexDoc,
     call(`@${entityDecorator}`, [str(entity.tableName)]),
     hardline,
     `export class ${entity.name} {`,

@@ -4,5 +4,8 @@
  * This file is yours: `svc generate` created it once and never changes it.
  */
 
-/** Headers every smoke-test request sends: /members is for staff (StaffGuard, src/extensions/staff.guard.ts). */
-export const smokeHeaders: Record<string, string> = { 'X-Staff': 'yes' };
+/**
+ * Headers every smoke-test request sends. /members needs a credential: the smoke client sends a token of its
+ * own, with the first of `auth.adminRoles` (staff), so nothing more is needed here.
+ */
+export const smokeHeaders: Record<string, string> = {};
