@@ -117,8 +117,15 @@ const perDb = (kind) => {
     crossTenant: show(get(`tenant-isolation-${pre}`, 'crossTenant')),
     tenantRows: tenantRows(kind),
     authAttacks: authAttacks(kind),
+    permissions: permissionsOracle(kind),
   };
 };
+
+/** `<requests> requests over <configurations> configurations` of permissions-oracle.spec.ts (it stops at the first mismatch). */
+function permissionsOracle(kind) {
+  const p = figures[`permissions-oracle-${kind}`];
+  return p ? `${p.requests} over ${p.configurations} (seed ${p.seed})` : 'not run';
+}
 
 /** `<operations> (<clients> clients, <organizations> orgs, <s> s)` of tenant-isolation.spec.ts. */
 function tenantOps(kind) {
@@ -154,6 +161,7 @@ const rows = [
   ['cross-tenant observations (rows seen, foreign writes accepted)', lite.crossTenant, pg.crossTenant],
   ['tenant rows lost / duplicated / in the wrong tenant', lite.tenantRows, pg.tenantRows],
   ['auth attacks accepted', lite.authAttacks, pg.authAttacks],
+  ['permissions oracle: requests matched (configurations)', lite.permissions, pg.permissions],
 ];
 
 const detail = [];

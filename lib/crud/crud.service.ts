@@ -520,6 +520,8 @@ export class CrudService<T extends ObjectLiteral> {
   private async readableButNotPermitted(id: Id, request: CrudRequest, operation: CrudOperation): Promise<boolean> {
     if (operation !== 'update' && operation !== 'delete') return false;
     if (this.permissions.rowWhere(this.entity, request, operation) === null) return false;
+    // A caller granted no `read` reads no row: every row is a 404 to it, never a 403 about reading.
+    if (this.permissions.callerRules(this.entity, request, 'read')?.length === 0) return false;
     return (await this.exists(id, request, 'get', false)) && !(await this.exists(id, request, operation, false));
   }
 
