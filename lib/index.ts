@@ -88,6 +88,8 @@ export type { SvcGuardsModuleOptions } from './auth/guards/guards.module';
 export { SvcAuthGuard } from './auth/guards/auth.guard';
 /** Checks the tenant scope of the declared operation before the handler runs. */
 export { ScopeGuard } from './auth/guards/scope.guard';
+/** The caller's `permissions` as a CASL ability (`abilityFor(auth).can('update', subject('Task', task))`), the rules the generated routes enforce. */
+export { SvcPermissions } from './scope/svc-permissions';
 /** Issues, lists and revokes the API keys of an organization. */
 export { SvcApiKeyService } from './auth/api-keys/api-key.service';
 /** An API key as listed (never its secret). */

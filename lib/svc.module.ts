@@ -3,18 +3,14 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { SvcAccountController } from './auth/accounts/account.controller';
 import { SvcAuthController } from './auth/login/auth.controller';
 import { SvcInvitationController } from './auth/invitations/invitation.controller';
+import { SvcPermissionsController } from './auth/permissions/permissions.controller';
 import { svcDataSourceFactory } from './database/typeorm-options';
 import { HealthModule } from './health/health.module';
 import { SvcIdempotencyCleanup } from './idempotency/idempotency-cleanup';
 import { SvcIdempotencyStore } from './idempotency/idempotency.store';
 import { SvcOperationsModule } from './production/operations.module';
 import { SVC_MODEL } from './svc.constants';
-import {
-  ASYNC_OPTIONS_TYPE,
-  ConfigurableModuleClass,
-  MODULE_OPTIONS_TOKEN,
-  OPTIONS_TYPE,
-} from './svc.module-definition';
+import { ASYNC_OPTIONS_TYPE, ConfigurableModuleClass, MODULE_OPTIONS_TOKEN, OPTIONS_TYPE } from './svc.module-definition';
 import type { ServiceModel } from './schema/model';
 import { resolveSchema } from './schema/resolve-schema';
 import { authExports, authProviders, modelProvider, runtimeExports, runtimeProviders, typeOrmOptionsFactory } from './svc.providers';
@@ -39,7 +35,11 @@ class SvcOptionsModule {}
 export class SvcModule extends ConfigurableModuleClass {
   static override forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
     const model: ServiceModel = resolveSchema(options.schema);
-    return SvcModule.assemble(super.forRoot(options), model.auth?.userEntity != null, model.api.rateLimit != null);
+    return SvcModule.assemble(super.forRoot(options), {
+      authRoutes: model.auth?.userEntity != null,
+      permissionsRoute: model.auth !== null,
+      rateLimit: model.api.rateLimit != null,
+    });
   }
 
   /**
@@ -50,10 +50,17 @@ export class SvcModule extends ConfigurableModuleClass {
   static override forRootAsync(options: typeof ASYNC_OPTIONS_TYPE & { authRoutes?: boolean }): DynamicModule {
     const { authRoutes, ...rest } = options;
     // The model is unknown here: keep the rate-limit interceptor, which lets requests through when `api.rateLimit` is unset.
-    return SvcModule.assemble(super.forRootAsync(rest), authRoutes === true, true);
+    return SvcModule.assemble(super.forRootAsync(rest), {
+      authRoutes: authRoutes === true,
+      permissionsRoute: authRoutes === true,
+      rateLimit: true,
+    });
   }
 
-  private static assemble(base: DynamicModule, authRoutes: boolean, rateLimit: boolean): DynamicModule {
+  private static assemble(
+    base: DynamicModule,
+    { authRoutes, permissionsRoute, rateLimit }: { authRoutes: boolean; permissionsRoute: boolean; rateLimit: boolean },
+  ): DynamicModule {
     const optionsModule: DynamicModule = {
       module: SvcOptionsModule,
       imports: base.imports ?? [],
@@ -76,7 +83,11 @@ export class SvcModule extends ConfigurableModuleClass {
         HealthModule,
         operations,
       ],
-      controllers: authRoutes ? [SvcAuthController, SvcAccountController, SvcInvitationController] : [],
+      controllers: [
+        ...(authRoutes ? [SvcAuthController, SvcAccountController, SvcInvitationController] : []),
+        // GET /api/auth/permissions: API keys have roles too, so any `auth` gets it, with or without a user entity.
+        ...(permissionsRoute ? [SvcPermissionsController] : []),
+      ],
       providers: [...runtimeProviders, ...authProviders, SvcIdempotencyStore, SvcIdempotencyCleanup],
       exports: [optionsModule, operations, ...runtimeExports, ...authExports, SvcIdempotencyStore],
     };

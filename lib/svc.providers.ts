@@ -38,6 +38,7 @@ import { SvcRuntime } from './crud/svc-runtime';
 import { CursorCodec } from './query/cursor-codec';
 import { RecordPermissions } from './scope/record-permissions';
 import { ScopeEnforcer } from './scope/scope-enforcer';
+import { SvcPermissions } from './scope/svc-permissions';
 import { EntityPlans } from './sql/entity-plan';
 import { ReadExecutor } from './sql/read.executor';
 import { SqlExecutor } from './sql/sql-executor';
@@ -140,6 +141,7 @@ export const runtimeProviders: Provider[] = [
     useFactory: (options: SvcModuleOptions) => new CursorCodec(resolveCursorKey(options.env ?? process.env)),
   },
   SvcRuntime,
+  SvcPermissions,
   // EVENTS_URL: the outbox written with each change, and its relay to NATS (inert without the variable).
   SvcEventOutbox,
   SvcEventRelay,
@@ -181,7 +183,7 @@ export const authProviders: Provider[] = [
   ScopeGuard,
 ];
 
-export const runtimeExports = [SvcRuntime, SVC_READINESS_PROBES, ...runtimePartExports];
+export const runtimeExports = [SvcRuntime, SvcPermissions, SVC_READINESS_PROBES, ...runtimePartExports];
 
 export const authExports = [
   SVC_JWT_SECRET,

@@ -48,6 +48,7 @@ const VALUES = [
   'svcFastifyOptions',
   'SvcGuardsModule',
   'SvcModule',
+  'SvcPermissions',
   'SvcRuntime',
   'SvcValidationPipe',
   'TeamMemberLimitReachedException',
