@@ -14,8 +14,13 @@ const RULE_KEYS: Readonly<Record<PermissionOperation, readonly string[]>> = {
   delete: ['where'],
 };
 
-/** Rule keys this version enforces; the others are refused rather than ignored. */
-const ENFORCED_KEYS: ReadonlySet<string> = new Set(['where']);
+/** Rule keys this version enforces, per operation; the others are refused rather than ignored. */
+const ENFORCED_KEYS: Readonly<Record<PermissionOperation, ReadonlySet<string>>> = {
+  read: new Set(['where']),
+  create: new Set(['fields', 'set', 'check']),
+  update: new Set(['where', 'fields', 'set', 'check']),
+  delete: new Set(['where']),
+};
 
 /** `$auth.userId`, `$auth.organizationId`, `$auth.claims.<name>`. */
 const PLACEHOLDER = /^\$auth\.(userId|organizationId|claims\.[A-Za-z_][A-Za-z0-9_]*)$/;
@@ -67,7 +72,7 @@ function checkRule(
 ): void {
   for (const key of Object.keys(rule)) {
     if (!RULE_KEYS[operation].includes(key)) continue; // the JSON Schema names unknown keys
-    if (!ENFORCED_KEYS.has(key)) {
+    if (!ENFORCED_KEYS[operation].has(key)) {
       ctx.report(childPath(path, key), `"${key}" rules are not supported by this version yet (docs/permissions.md#not-yet)`);
     }
   }

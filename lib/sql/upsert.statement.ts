@@ -4,6 +4,7 @@ import type { EntityPlan, EntityPlans, WritableColumn } from './entity-plan';
 import { liveRowSql } from './predicates';
 import { type AliasedEntity, SqlContext } from './sql-context';
 import type { SqlExecutor } from './sql-executor';
+import { CHECK_ALIAS, checkTerm, UPDATE_CHECK_ALIAS, type UpsertChecks } from './write-check';
 
 type Record_ = Record<string, unknown>;
 
@@ -46,6 +47,7 @@ export async function upsertRows(
   conflict: ColumnModel,
   conditions: readonly RootCondition[],
   trackPrevious: boolean,
+  checks: UpsertChecks = { inserted: null, updated: null },
 ): Promise<UpsertResult> {
   const result: UpsertResult = rows.map(() => null);
   const conflictColumn = plan.writableColumns.find((column) => column.model.name === conflict.name);
@@ -54,15 +56,23 @@ export async function upsertRows(
   const previous = trackPrevious ? await lockExisting(executor, plans, plan, conflict, keyValues, conditions) : new Map<string, Record_>();
   for (const group of groupByColumns(plan, rows)) {
     const sql = new SqlContext(plans, (name) => executor.escape(name));
-    const tuples = group.indexes.map((index) => `(${group.columns.map((column) => sql.param(plan.persistentValue(column, rows[index][column.model.name]))).join(', ')})`);
+    const tuples = group.indexes.map(
+      (index) => `(${group.columns.map((column) => sql.param(plan.persistentValue(column, rows[index][column.model.name]))).join(', ')})`,
+    );
     const target = plan.column(conflict.name);
     const assignments = [...group.columns.map((column) => `${column.sql} = EXCLUDED.${column.sql}`), ...plan.onUpdate];
     const where = updatableSql(plan, conditions, sql);
+    const written: AliasedEntity = { alias: plan.table, plan };
+    const insertedSql = `${plan.table}.xmax = 0`;
+    const checked = [
+      ...(checks.inserted ? [checkTerm(checks.inserted, written, sql, insertedSql)] : []),
+      ...(checks.updated ? [checkTerm(checks.updated, written, sql, `NOT (${insertedSql})`, UPDATE_CHECK_ALIAS)] : []),
+    ];
     const text =
       `INSERT INTO ${plan.table} (${group.columns.map((column) => column.sql).join(', ')}) VALUES ${tuples.join(', ')}` +
       ` ON CONFLICT (${target}) DO UPDATE SET ${assignments.join(', ')}` +
       (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '') +
-      ` RETURNING ${plan.returning}, (${plan.table}.xmax = 0) AS ${sql.escape(INSERTED)}`;
+      ` RETURNING ${[plan.returning, `(${insertedSql}) AS ${sql.escape(INSERTED)}`, ...checked].join(', ')}`;
     const returned = await executor.records(sql.statement(text, { oneOff: true }));
     // RETURNING gives the written rows in input order, skipping those the WHERE left alone.
     const byKey = new Map<string, Record_>();
@@ -71,7 +81,7 @@ export async function upsertRows(
       const key = keyOf(keyValues[index]);
       const row = byKey.get(key);
       if (!row) continue;
-      const { [INSERTED]: inserted, ...record } = row;
+      const { [INSERTED]: inserted, [CHECK_ALIAS]: _checked, [UPDATE_CHECK_ALIAS]: _updated, ...record } = row;
       const before = previous.get(key);
       result[index] = inserted !== true && before ? { record, inserted: false, previous: before } : { record, inserted: inserted === true };
     }
