@@ -255,7 +255,9 @@ export class CrudService<T extends ObjectLiteral> {
     for (const body of bodies) {
       const { values, admission } = await this.createValues(body, request);
       // The same values are inserted or written over the existing row: the update rules must admit them too.
-      const update = this.writes.admit(this.entity, request, 'update', WritePermissions.writtenFields(this.entity, body));
+      // The conflict field keeps its value on an update: it is not written there.
+      const written = WritePermissions.writtenFields(this.entity, body).filter((name) => name !== column.name);
+      const update = this.writes.admit(this.entity, request, 'update', written);
       this.assertSameSet(admission, update);
       rows.push(values);
       created.push(admission);
@@ -264,9 +266,14 @@ export class CrudService<T extends ObjectLiteral> {
     assertConflictValues(column, rows);
     const admittedRows = new Map(updated.flatMap((update) => (update?.rows ? [[update.roles, update.rows] as const] : [])));
     const conditions = [...updatable, ...admittedRows.values()];
-    const checks = { inserted: allChecks(created), updated: allChecks(updated) };
+    // What only create's `set` forces is written on insert: an update writes what the update rules admit.
+    const forcedOnUpdate = new Set(updated.flatMap((admission) => Object.keys(admission?.set ?? {})));
+    const insertOnly = new Set(
+      created.flatMap((admission) => Object.keys(admission?.set ?? {})).filter((name) => !forcedOnUpdate.has(name)),
+    );
+    const checks = { inserted: allChecks(created), updated: allChecks(updated), insertOnly };
     const written = await this.checked(
-      'create',
+      'create or update',
       this.runtime
         .bulkWriterFor(request)
         .upsert(this.plan, rows, column, conditions, (result) => assertUpserted(this.entity, column, rows, result), checks),
@@ -414,7 +421,7 @@ export class CrudService<T extends ObjectLiteral> {
   }
 
   /** A write whose row fails the `check` of the caller's roles (`permissions`): 403, and the statement wrote nothing. */
-  private async checked<R>(operation: 'create' | 'update', write: Promise<R>): Promise<R> {
+  private async checked<R>(operation: 'create' | 'update' | 'create or update', write: Promise<R>): Promise<R> {
     try {
       return await write;
     } catch (error) {
@@ -425,11 +432,14 @@ export class CrudService<T extends ObjectLiteral> {
     }
   }
 
-  /** An upsert writes the same values whether it inserts or updates: the `set` of both rules must agree. */
+  /**
+   * An upsert's row holds one value per field, whether it inserts or updates: an update `set` is refused
+   * unless the create rules force the same values.
+   */
   private assertSameSet(created: WriteAdmission | null, updated: WriteAdmission | null): void {
     const key = (admission: WriteAdmission | null) =>
       JSON.stringify(Object.entries(admission?.set ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
-    if (key(created) === key(updated)) return;
+    if (Object.keys(updated?.set ?? {}).length === 0 || key(created) === key(updated)) return;
     throw new WriteNotPermittedException(
       `onConflict: the create and update permissions of your roles set different values on ${this.entity.name}; create and update separately`,
     );

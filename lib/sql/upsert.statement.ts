@@ -60,7 +60,8 @@ export async function upsertRows(
       (index) => `(${group.columns.map((column) => sql.param(plan.persistentValue(column, rows[index][column.model.name]))).join(', ')})`,
     );
     const target = plan.column(conflict.name);
-    const assignments = [...group.columns.map((column) => `${column.sql} = EXCLUDED.${column.sql}`), ...plan.onUpdate];
+    const updated = group.columns.filter((column) => column.model.name === conflict.name || !checks.insertOnly?.has(column.model.name));
+    const assignments = [...updated.map((column) => `${column.sql} = EXCLUDED.${column.sql}`), ...plan.onUpdate];
     const where = updatableSql(plan, conditions, sql);
     const written: AliasedEntity = { alias: plan.table, plan };
     const insertedSql = `${plan.table}.xmax = 0`;

@@ -10,10 +10,14 @@ import type { AliasedEntity, SqlContext } from './sql-context';
 /** A condition on the written row, as SQL on its alias (the table, in RETURNING). */
 export type WriteCheck = RootCondition;
 
-/** The checks of an upsert: one for the rows it inserts, one for those it updates; null: none. */
+/**
+ * The write rules of an upsert: a check for the rows it inserts and one for those it updates (null: none),
+ * and the columns it writes on insert only (values a create rule forces, which an update must not write).
+ */
 export interface UpsertChecks {
   readonly inserted: WriteCheck | null;
   readonly updated: WriteCheck | null;
+  readonly insertOnly?: ReadonlySet<string>;
 }
 
 /** The text a failed check casts to an integer; `:` never occurs in a property name, nor in our other SQL. */

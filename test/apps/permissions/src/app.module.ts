@@ -15,13 +15,17 @@ export type PermissionBlocks = Readonly<Record<string, NonNullable<Entity['permi
  * The app of `test/apps/permissions` with the `permissions` given per entity (the generated code is
  * the same whatever they are: they are read from the schema when the app starts).
  */
-export function permissionRulesAppModule(permissions: PermissionBlocks, options: { permissionsDefault?: 'allow' | 'deny' } = {}) {
+export function permissionRulesAppModule(
+  permissions: PermissionBlocks,
+  options: { permissionsDefault?: 'allow' | 'deny'; put?: 'merge' | 'replace' } = {},
+) {
   return (env: Record<string, string>): DynamicModule => {
     @Module({})
     class PermissionRulesAppModule {}
     const schema: SvcrcV2 = {
       ...svcSchema,
       auth: { ...svcSchema.auth, permissionsDefault: options.permissionsDefault ?? 'allow' },
+      ...(options.put ? { api: { ...svcSchema.api, put: options.put } } : {}),
       entities: svcSchema.entities.map((entity) => (permissions[entity.name] ? { ...entity, permissions: permissions[entity.name] } : entity)),
     };
     return {
