@@ -39,6 +39,7 @@ const BLOCKS: PermissionBlocks = {
     },
     manager: { read: true, create: true, update: true, delete: true },
     drafter: { read: true, create: { fields: ['priority'], set: { title: 'Untitled' } } },
+    triager: { read: true, update: { where: { visibility: 'public' }, fields: ['priority'] } },
   },
   Comment: {
     member: {
@@ -238,6 +239,24 @@ describe.each(DATABASE_KINDS)('write permissions (%s)', (kind) => {
       expect(await task(ownPublic)).toEqual(publicBefore);
       // Managers: anything.
       await http().patch(`/tasks/${bens}`).set(manager).send({ estimate: '2.50', visibility: 'public' }).expect(200);
+    });
+
+    it('a field is writable on a row only through a role that reaches the row and grants the field', async () => {
+      const both = w.header(w.users.ann, w.orgA, ['member', 'triager']);
+      // triager reaches public tasks, and grants priority there.
+      await http().patch(`/tasks/${ownPublic}`).set(both).send({ priority: 7 }).expect(200);
+      expect(await task(ownPublic)).toMatchObject({ priority: 7 });
+      // member reaches ann's team task, but does not grant priority: 403 naming it, nothing written.
+      const before = await task(own);
+      expect((await http().patch(`/tasks/${own}`).set(both).send({ priority: 1 }).expect(403)).body).toEqual(
+        fieldRefused('update', 'priority'),
+      );
+      expect(await task(own)).toEqual(before);
+      // Together the fields are granted, but by no single role that reaches the row.
+      expect((await http().patch(`/tasks/${ownPublic}`).set(both).send({ priority: 2, title: 'x' }).expect(403)).body).toEqual(
+        fieldRefused('update', 'title'),
+      );
+      expect(await task(ownPublic)).toMatchObject({ priority: 7 });
     });
 
     it(`PUT (${put}): granted fields only; ${put === 'replace' ? 'fields the caller may not write keep their value' : 'omitted fields keep their value'}`, async () => {
