@@ -40,6 +40,8 @@ const BLOCKS: PermissionBlocks = {
     manager: { read: true, create: true, update: true, delete: true },
     drafter: { read: true, create: { fields: ['priority'], set: { title: 'Untitled' } } },
     triager: { read: true, update: { where: { visibility: 'public' }, fields: ['priority'] } },
+    low: { read: true, create: { set: { priority: 1 } } },
+    high: { read: true, create: { set: { priority: 9 } } },
   },
   Comment: {
     member: {
@@ -124,6 +126,31 @@ describe.each(DATABASE_KINDS)('write permissions (%s)', (kind) => {
         expect((bulk.body as Row[]).map((row) => row.title)).toEqual(['Untitled', 'Untitled']);
         // Without the role, the title is required as before.
         await http().post('/tasks').set(member).send({ visibility: 'team' }).expect(400);
+      });
+
+      it('several roles: one without set writes the body as sent; roles forcing different values are refused', async () => {
+        const memberAndManager = w.header(w.users.ann, w.orgA, ['member', 'manager']);
+        const res = await http().post('/tasks').set(memberAndManager).send({ title: 'for ben', assigneeId: w.users.ben }).expect(201);
+        expect(await task(res.body.id)).toMatchObject({ assigneeId: w.users.ben });
+        expect(
+          (
+            await http()
+              .post('/tasks')
+              .set(w.header(w.users.ann, w.orgA, ['low']))
+              .send({ title: 'l' })
+              .expect(201)
+          ).body,
+        ).toMatchObject({
+          priority: 1,
+        });
+        const count = await taskCount();
+        const both = await http()
+          .post('/tasks')
+          .set(w.header(w.users.ann, w.orgA, ['low', 'high']))
+          .send({ title: 'x' })
+          .expect(403);
+        expect(both.body).toEqual(forbidden('create on Task: your roles low and high set different values; act with one of them'));
+        expect(await taskCount()).toBe(count);
       });
 
       it('an API key without a user id cannot create where set needs $auth.userId: 403, nothing written', async () => {
