@@ -608,9 +608,7 @@ export class CrudService<T extends ObjectLiteral> {
     }
     // An identity row the caller sees but may not change (another user's record, an account shared with another organization).
     if (operation !== 'get' && this.identity.kindOf(this.entity) !== null && (await this.exists(id, request, 'get', false))) {
-      return new ForbiddenException(
-        `You cannot ${operation === 'delete' ? 'delete' : 'change'} ${this.entity.name} ${id}${this.sharedAccountHint()}`,
-      );
+      return new ForbiddenException(`You cannot ${operation === 'delete' ? 'delete' : 'change'} ${this.entity.name} ${id}${this.sharedAccountHint()}`);
     }
     return this.notFound(id);
   }

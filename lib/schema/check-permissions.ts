@@ -84,12 +84,10 @@ function checkRule(
     const condition = rule[key];
     if (condition === undefined) continue;
     const at = childPath(path, key);
-    if (!isObject(condition))
-      ctx.report(at, 'a condition is an object in the syntax of the "s" query parameter, like {"ownerId":"$auth.userId"}');
+    if (!isObject(condition)) ctx.report(at, 'a condition is an object in the syntax of the "s" query parameter, like {"ownerId":"$auth.userId"}');
     else checkCondition(ctx, condition, at, field);
   }
-  if (Array.isArray(rule.fields))
-    rule.fields.forEach((name, i) => typeof name === 'string' && field(name, childPath(childPath(path, 'fields'), i)));
+  if (Array.isArray(rule.fields)) rule.fields.forEach((name, i) => typeof name === 'string' && field(name, childPath(childPath(path, 'fields'), i)));
   if (isObject(rule.set)) {
     for (const [name, value] of Object.entries(rule.set)) {
       const at = childPath(childPath(path, 'set'), name);
@@ -99,12 +97,7 @@ function checkRule(
   }
 }
 
-function checkCondition(
-  ctx: CheckContext,
-  condition: Record<string, unknown>,
-  path: string,
-  field: (name: string, at: string) => void,
-): void {
+function checkCondition(ctx: CheckContext, condition: Record<string, unknown>, path: string, field: (name: string, at: string) => void): void {
   for (const [key, value] of Object.entries(condition)) {
     const at = childPath(path, key);
     if (LOGICAL.has(key)) {

@@ -56,9 +56,7 @@ export async function upsertRows(
   const previous = trackPrevious ? await lockExisting(executor, plans, plan, conflict, keyValues, conditions) : new Map<string, Record_>();
   for (const group of groupByColumns(plan, rows)) {
     const sql = new SqlContext(plans, (name) => executor.escape(name));
-    const tuples = group.indexes.map(
-      (index) => `(${group.columns.map((column) => sql.param(plan.persistentValue(column, rows[index][column.model.name]))).join(', ')})`,
-    );
+    const tuples = group.indexes.map((index) => `(${group.columns.map((column) => sql.param(plan.persistentValue(column, rows[index][column.model.name]))).join(', ')})`);
     const target = plan.column(conflict.name);
     const updated = group.columns.filter((column) => column.model.name === conflict.name || !checks.insertOnly?.has(column.model.name));
     const assignments = [...updated.map((column) => `${column.sql} = EXCLUDED.${column.sql}`), ...plan.onUpdate];
