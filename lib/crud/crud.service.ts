@@ -13,6 +13,9 @@ import { PermissionRules } from '../scope/permission-rules';
 import { ReadableCells } from '../scope/readable-cells';
 import type { CellAccess } from '../sql/cell-access';
 import { readableRecord } from '../sql/readable-record';
+import { allChecks, type WriteAdmission, WriteNotPermittedException, WritePermissions } from '../scope/write-permissions';
+import { isWriteCheckFailure } from '../sql/write-check';
+import type { Replace } from '../sql/write.executor';
 import type { ScopeEnforcer } from '../scope/scope-enforcer';
 import { runtimeParts, type SvcRuntime } from './svc-runtime';
 import type { RuntimeParts } from './runtime-parts';
@@ -73,6 +76,7 @@ export class CrudService<T extends ObjectLiteral> {
   private readonly preconditions: RecordPreconditions;
   private readonly authority: AuthorityChanges;
   private readonly permissions: PermissionRules;
+  private readonly writes: WritePermissions;
   /** The validated query of a paginated `getMany()`, handed to the `findMany()` it calls so that it is not validated twice. */
   private readonly validatedPages = new WeakMap<CrudRequest, ValidatedQuery>();
   private readonly cellsByRequest = new WeakMap<CrudRequest, ReadableCells>();
@@ -86,6 +90,7 @@ export class CrudService<T extends ObjectLiteral> {
     this.preconditions = new RecordPreconditions(this.runtime.model.api.requireIfMatch);
     this.authority = new AuthorityChanges(this.runtime.model, this.identity);
     this.permissions = new PermissionRules(this.runtime.model, this.runtime.entities);
+    this.writes = new WritePermissions(this.runtime.model, this.runtime.entities);
   }
 
   /**
@@ -153,7 +158,9 @@ export class CrudService<T extends ObjectLiteral> {
 
   /** `POST /<entities>`. */
   async createOne(body: object, request: CrudRequest): Promise<Partial<T>> {
-    const [created] = await this.runtime.writerFor(request, this.cells(request)).insert(this.plan, [await this.createValues(body, request)]);
+    const { values, admission } = await this.createValues(body, request);
+    const writer = this.runtime.writerFor(request, this.cells(request));
+    const [created] = await this.checked('create', writer.insert(this.plan, [values], admission?.check ?? null));
     await this.consentAfterCreate([created], request);
     const answer = readableRecord(created);
     this.preconditions.sendTag(request, answer);
@@ -164,9 +171,15 @@ export class CrudService<T extends ObjectLiteral> {
   async createMany(bodies: readonly object[], request: CrudRequest): Promise<Partial<T>[]> {
     if (request.query.onConflict !== undefined) return this.upsertMany(bodies, request, request.query.onConflict);
     const rows: Record<string, unknown>[] = [];
+    const admissions: (WriteAdmission | null)[] = [];
     // One at a time: password hashing is deliberately slow and CPU-bound.
-    for (const body of bodies) rows.push(await this.createValues(body, request));
-    const created = await this.runtime.writerFor(request, this.cells(request)).insert(this.plan, rows);
+    for (const body of bodies) {
+      const { values, admission } = await this.createValues(body, request);
+      rows.push(values);
+      admissions.push(admission);
+    }
+    const writer = this.runtime.writerFor(request, this.cells(request));
+    const created = await this.checked('create', writer.insert(this.plan, rows, allChecks(admissions)));
     await this.consentAfterCreate(created, request);
     return created.map((record) => readableRecord(record)) as Partial<T>[];
   }
@@ -217,7 +230,8 @@ export class CrudService<T extends ObjectLiteral> {
     const versioned = this.preconditions.conditions(request, `Recovering ${this.entity.name} ${id}`, this.cells(request));
     this.assertPossibleId(id);
     const conditions = [...this.allConditions(request, 'update'), ...versioned];
-    const record = await this.runtime.writerFor(request, this.cells(request)).recover(this.plan, id, conditions);
+    const check = this.writes.recoverCheck(this.entity, request);
+    const record = await this.checked('update', this.runtime.writerFor(request, this.cells(request)).recover(this.plan, id, conditions, check));
     if (!record) {
       if (versioned.length > 0 && (await this.exists(id, request, 'update', true)))
         throw this.preconditions.failed(`${this.entity.name} ${id}`);
@@ -242,13 +256,37 @@ export class CrudService<T extends ObjectLiteral> {
     if (this.identity.kindOf(this.entity) !== null) {
       throw new BadRequestException(`onConflict: ${this.entity.name} holds identities of "auth" and cannot be upserted`);
     }
+    // Refused whole when no role of the caller may update, before any row is prepared.
+    const updatable = this.allConditions(request, 'update');
     const rows: Record<string, unknown>[] = [];
-    for (const body of bodies) rows.push(await this.createValues(body, request));
+    const created: (WriteAdmission | null)[] = [];
+    const updated: (WriteAdmission | null)[] = [];
+    for (const body of bodies) {
+      const { values, admission } = await this.createValues(body, request);
+      // The same values are inserted or written over the existing row: the update rules must admit them too.
+      // The conflict field keeps its value on an update: it is not written there.
+      const written = WritePermissions.writtenFields(this.entity, body).filter((name) => name !== column.name);
+      const update = this.writes.admit(this.entity, request, 'update', written);
+      this.assertSameSet(admission, update);
+      rows.push(values);
+      created.push(admission);
+      updated.push(update);
+    }
     assertConflictValues(column, rows);
-    const conditions = this.allConditions(request, 'update');
-    const written = await this.runtime
-      .bulkWriterFor(request, this.cells(request))
-      .upsert(this.plan, rows, column, conditions, (result) => assertUpserted(this.entity, column, rows, result));
+    const admittedRows = new Map(updated.flatMap((update) => (update?.rows ? [[update.roles, update.rows] as const] : [])));
+    const conditions = [...updatable, ...admittedRows.values()];
+    // What only create's `set` forces is written on insert: an update writes what the update rules admit.
+    const forcedOnUpdate = new Set(updated.flatMap((admission) => Object.keys(admission?.set ?? {})));
+    const insertOnly = new Set(
+      created.flatMap((admission) => Object.keys(admission?.set ?? {})).filter((name) => !forcedOnUpdate.has(name)),
+    );
+    const checks = { inserted: allChecks(created), updated: allChecks(updated), insertOnly };
+    const written = await this.checked(
+      'create or update',
+      this.runtime
+        .bulkWriterFor(request, this.cells(request))
+        .upsert(this.plan, rows, column, conditions, (result) => assertUpserted(this.entity, column, rows, result), checks),
+    );
     return written.map((row) => readableRecord(row.record) as Partial<T>);
   }
 
@@ -259,14 +297,20 @@ export class CrudService<T extends ObjectLiteral> {
    */
   async updateMany(body: object, request: CrudRequest): Promise<FilterWriteResponse<Partial<T>>> {
     const match = this.filterMatch(request, 'update');
+    const admission = this.writes.admit(this.entity, request, 'update', WritePermissions.writtenFields(this.entity, body));
     const values = await this.prepareUpdate(body, request);
+    if (admission?.set) Object.assign(values, admission.set);
     await this.scope.prepareWrite(this.entity, values, request, 'update', false);
     const columns = this.plan.writableColumns.filter((column) => values[column.model.name] !== undefined);
     if (columns.length === 0) throw new BadRequestException('The body sets no field');
     const plan = this.plan;
     const assignments = (sql: SqlContext) =>
       columns.map((column) => `${column.sql} = ${sql.param(plan.persistentValue(column, values[column.model.name]))}`);
-    return this.writeMatching(match, { kind: 'set', assignments }, 'updated', request);
+    const writable = admission?.rows ? { ...match, conditions: [...match.conditions, admission.rows] } : match;
+    return this.checked(
+      'update',
+      this.writeMatching(writable, { kind: 'set', assignments, check: admission?.check ?? null }, 'updated', request),
+    );
   }
 
   /** `DELETE /<entities>?filter=...` (entities with `bulkWrites`): deletes (soft when the entity has it) every matching record. */
@@ -316,29 +360,44 @@ export class CrudService<T extends ObjectLiteral> {
     const versioned = this.preconditions.conditions(request, `Changing ${this.entity.name} ${id}`, this.cells(request));
     this.assertPossibleId(id);
     const conditions = [...this.allConditions(request, 'update'), ...versioned];
+    const admission = this.writes.admit(this.entity, request, 'update', WritePermissions.writtenFields(this.entity, body));
+    if (admission?.rows) conditions.push(admission.rows);
     const values = await this.prepareUpdate(body, request);
+    if (admission?.set) Object.assign(values, admission.set);
     this.identity.checkWrite(this.entity, body, values, request, 'update', id);
     await this.runtime.memberships.check(this.entity, values, request, id);
     await this.scope.prepareWrite(this.entity, values, request, 'update', replace);
     await prepareIdentityValues(this.entity, this.runtime.model.auth, values);
     const ownEmail = this.authority.ownEmailUnchanged(this.entity, request, id, values);
     if (ownEmail) conditions.push(ownEmail);
-    const mode = replace ? this.keptOnReplace() : false;
+    const mode = replace ? this.keptOnReplace(admission) : false;
+    const check = admission?.check ?? null;
     const writer = this.runtime.writerFor(request, this.cells(request));
     let record: Record<string, unknown> | null;
     if (this.authority.tracks(this.entity)) {
       // Whoever held the old roles, organization, password or e-mail is logged out, in the write's own
       // transaction: the change and the revocation commit together, or neither does.
-      const change = await writer.updateTracked(this.plan, id, values, conditions, mode, (changes, executor) =>
-        this.revokeSessions(this.authority.afterUpdate(this.entity, changes[0] ?? null, values), executor),
+      const change = await this.checked(
+        'update',
+        writer.updateTracked(
+          this.plan,
+          id,
+          values,
+          conditions,
+          mode,
+          (changes, executor) => this.revokeSessions(this.authority.afterUpdate(this.entity, changes[0] ?? null, values), executor),
+          check,
+        ),
       );
       record = change?.record ?? null;
       if (record) await this.runtime.memberships.joined(this.entity, [record]);
     } else {
-      record = await writer.update(this.plan, id, values, conditions, mode);
+      record = await this.checked('update', writer.update(this.plan, id, values, conditions, mode, check));
     }
     if (!record) {
       if (ownEmail && (await this.exists(id, request, 'update', false))) throw this.authority.ownEmailRefused();
+      // The rules reach the row, but not with these fields: the roles that grant them do not reach it.
+      if (admission?.rows && (await this.exists(id, request, 'update', false))) throw new WriteNotPermittedException(admission.refusal);
       throw await this.missing(id, request, 'update');
     }
     const answer = readableRecord(record);
@@ -356,25 +415,65 @@ export class CrudService<T extends ObjectLiteral> {
     for (const userId of userIds) await this.runtime.identity.revokeUserSessions(userId, null, executor);
   }
 
-  /** Columns a replace keeps when the body omits them: password hashes and identity authority fields. */
-  private keptOnReplace(): ReadonlySet<string> {
+  /**
+   * Columns a replace keeps when the body omits them: password hashes, identity authority fields, and the
+   * fields the caller's roles do not let it write (`permissions`), which a reset would write.
+   */
+  private keptOnReplace(admission: WriteAdmission | null): Replace {
     const kept = this.entity.columns.filter((column) => column.field?.isPassword).map((column) => column.name);
-    return new Set([...kept, ...this.identity.authorityColumns(this.entity).map((column) => column.name)]);
+    const granted = admission?.granted ?? null;
+    const forced = admission?.set ?? {};
+    const notGranted =
+      granted === null
+        ? []
+        : this.entity.columns.filter((column) => !granted.has(column.name) && !(column.name in forced)).map((column) => column.name);
+    return new Set([...kept, ...this.identity.authorityColumns(this.entity).map((column) => column.name), ...notGranted]);
+  }
+
+  /** A write whose row fails the `check` of the caller's roles (`permissions`): 403, and the statement wrote nothing. */
+  private async checked<R>(operation: 'create' | 'update' | 'create or update', write: Promise<R>): Promise<R> {
+    try {
+      return await write;
+    } catch (error) {
+      if (!isWriteCheckFailure(error)) throw error;
+      throw new WriteNotPermittedException(
+        `${operation} on ${this.entity.name}: the record would not meet the check of your roles; nothing was written`,
+      );
+    }
+  }
+
+  /**
+   * An upsert's row holds one value per field, whether it inserts or updates: an update `set` is refused
+   * unless the create rules force the same values.
+   */
+  private assertSameSet(created: WriteAdmission | null, updated: WriteAdmission | null): void {
+    const key = (admission: WriteAdmission | null) =>
+      JSON.stringify(Object.entries(admission?.set ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
+    if (Object.keys(updated?.set ?? {}).length === 0 || key(created) === key(updated)) return;
+    throw new WriteNotPermittedException(
+      `onConflict: the create and update permissions of your roles set different values on ${this.entity.name}; create and update separately`,
+    );
   }
 
   /**
    * The hook's values, then scope (injected or checked, after the hook so it cannot be undone),
    * then identity data (password length and hash, normalized login e-mail).
    */
-  private async createValues(body: object, request: CrudRequest): Promise<Record<string, unknown>> {
+  private async createValues(
+    body: object,
+    request: CrudRequest,
+  ): Promise<{ values: Record<string, unknown>; admission: WriteAdmission | null }> {
     assertPermitted(this.entity, request, 'create', this.runtime.model);
     this.identity.assertOperation(this.entity, request, 'create');
+    const admission = this.writes.admit(this.entity, request, 'create', WritePermissions.writtenFields(this.entity, body));
     const values = await this.prepareCreate(body, request);
+    // `set` wins over the body and the hook: its values are forced.
+    if (admission?.set) Object.assign(values, admission.set);
     this.identity.checkWrite(this.entity, body, values, request, 'create');
     await this.runtime.memberships.check(this.entity, values, request);
     await this.scope.prepareWrite(this.entity, values, request, 'create', true);
     await prepareIdentityValues(this.entity, this.runtime.model.auth, values);
-    return values;
+    return { values, admission };
   }
 
   /**

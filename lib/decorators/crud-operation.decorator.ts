@@ -2,6 +2,7 @@ import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import { SvcConditionalGetInterceptor } from '../preconditions/conditional-get.interceptor';
 import { SvcIdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
+import { SvcPresetValuesInterceptor } from './preset-values.interceptor';
 import type { CrudOperation as Operation } from '../schema/model';
 import { CRUD_OPERATION_KEY } from '../svc.constants';
 
@@ -9,7 +10,8 @@ import { CRUD_OPERATION_KEY } from '../svc.constants';
 export type CrudOperation = Operation;
 
 const IDEMPOTENT_CREATE = [
-  UseInterceptors(SvcIdempotencyInterceptor),
+  // Idempotency first: its fingerprint is of the body as sent.
+  UseInterceptors(SvcIdempotencyInterceptor, SvcPresetValuesInterceptor),
   ApiHeader({
     name: 'Idempotency-Key',
     required: false,

@@ -6,6 +6,7 @@ import type { EntityPlan } from '../sql/entity-plan';
 import type { FilterChange, FilterMatch, FilterWriteResult } from '../sql/filter-write.statement';
 import type { UpsertedRow, UpsertResult } from '../sql/upsert.statement';
 import type { WriteChange } from '../sql/write.executor';
+import type { UpsertChecks } from '../sql/write-check';
 import type { DomainEvent, DomainEventAction } from './domain-event';
 import type { DomainEventPublisher } from './domain-event-publisher';
 import type { OutboxTransactions } from './outbox/outbox-transactions';
@@ -38,10 +39,11 @@ export class PublishingBulkWriter {
     conflict: ColumnModel,
     conditions: readonly RootCondition[],
     accept: (result: UpsertResult) => asserts result is UpsertedRow[],
+    checks?: UpsertChecks,
   ): Promise<UpsertedRow[]> {
     return this.write(plan, (bulk) =>
       bulk.transaction(async (inTransaction) => {
-        const result = await inTransaction.upsert(plan, rows, conflict, conditions, this.publisher.enabled(plan.model));
+        const result = await inTransaction.upsert(plan, rows, conflict, conditions, this.publisher.enabled(plan.model), checks);
         accept(result);
         const changes = result.map(({ record, inserted, previous }) =>
           inserted ? ({ action: 'created', change: { record } } as const) : ({ action: 'updated', change: { record, previous } } as const),

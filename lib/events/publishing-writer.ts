@@ -2,6 +2,7 @@ import type { EntityPlan, EntityPlans } from '../sql/entity-plan';
 import type { RootCondition } from '../sql/conditions';
 import type { SqlExecutor } from '../sql/sql-executor';
 import { type Replace, type WriteChange, WriteExecutor } from '../sql/write.executor';
+import type { WriteCheck } from '../sql/write-check';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { DomainEventAction } from './domain-event';
 import type { DomainEventPublisher } from './domain-event-publisher';
@@ -37,9 +38,9 @@ export class PublishingWriter {
   ) {}
 
   /** One statement for all rows; one `<entity>.created` per row, in order. */
-  async insert(plan: EntityPlan, rows: readonly Row[]): Promise<Row[]> {
+  async insert(plan: EntityPlan, rows: readonly Row[], check: WriteCheck | null = null): Promise<Row[]> {
     const changes = await this.write(plan, 'created', async (writer) =>
-      (await writer.insert(plan, rows)).map((record): WriteChange => ({ record })),
+      (await writer.insert(plan, rows, undefined, check)).map((record): WriteChange => ({ record })),
     );
     return changes.map((change) => change.record);
   }
@@ -51,10 +52,11 @@ export class PublishingWriter {
     values: Row,
     conditions: readonly RootCondition[],
     replace: Replace,
+    check: WriteCheck | null = null,
   ): Promise<Row | null> {
-    if (!this.publisher.enabled(plan.model)) return this.writer.update(plan, id, values, conditions, replace);
+    if (!this.publisher.enabled(plan.model)) return this.writer.update(plan, id, values, conditions, replace, check);
     const [change] = await this.write(plan, 'updated', async (writer) =>
-      single(await writer.updateTracked(plan, id, values, conditions, replace)),
+      single(await writer.updateTracked(plan, id, values, conditions, replace, check)),
     );
     return change?.record ?? null;
   }
@@ -67,11 +69,12 @@ export class PublishingWriter {
     conditions: readonly RootCondition[],
     replace: Replace,
     within?: WithinWrite,
+    check: WriteCheck | null = null,
   ): Promise<WriteChange | null> {
     const [change] = await this.write(
       plan,
       'updated',
-      async (writer) => single(await writer.updateTracked(plan, id, values, conditions, replace)),
+      async (writer) => single(await writer.updateTracked(plan, id, values, conditions, replace, check)),
       within,
     );
     return change ?? null;
@@ -95,9 +98,16 @@ export class PublishingWriter {
   }
 
   /** `<entity>.recovered` with `previous` (the soft-deleted row). */
-  async recover(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<Row | null> {
-    if (!this.publisher.enabled(plan.model)) return this.writer.recover(plan, id, conditions);
-    const [change] = await this.write(plan, 'recovered', async (writer) => single(await writer.recoverTracked(plan, id, conditions)));
+  async recover(
+    plan: EntityPlan,
+    id: string | number,
+    conditions: readonly RootCondition[],
+    check: WriteCheck | null = null,
+  ): Promise<Row | null> {
+    if (!this.publisher.enabled(plan.model)) return this.writer.recover(plan, id, conditions, check);
+    const [change] = await this.write(plan, 'recovered', async (writer) =>
+      single(await writer.recoverTracked(plan, id, conditions, check)),
+    );
     return change?.record ?? null;
   }
 

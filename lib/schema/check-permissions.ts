@@ -2,25 +2,9 @@
 import { type CheckContext, entityPath } from './check-context';
 import { PRIMARY_KEY } from './identity-fields';
 import { childPath } from './json-text';
-import { PERMISSION_OPERATIONS, type PermissionOperation } from './model';
+import { PERMISSION_OPERATIONS } from './model';
 import type { RawEntity } from './raw-svcrc.types';
 import { didYouMean } from './suggest';
-
-/** The keys a rule object may hold, per operation. */
-const RULE_KEYS: Readonly<Record<PermissionOperation, readonly string[]>> = {
-  read: ['where', 'fields'],
-  create: ['fields', 'set', 'check'],
-  update: ['where', 'fields', 'set', 'check'],
-  delete: ['where'],
-};
-
-/** Rule keys this version enforces, per operation; the others are refused rather than ignored. */
-const ENFORCED_KEYS: Readonly<Record<PermissionOperation, readonly string[]>> = {
-  read: ['where', 'fields'],
-  create: [],
-  update: ['where'],
-  delete: ['where'],
-};
 
 /** `$auth.userId`, `$auth.organizationId`, `$auth.claims.<name>`. */
 const PLACEHOLDER = /^\$auth\.(userId|organizationId|claims\.[A-Za-z_][A-Za-z0-9_]*)$/;
@@ -47,7 +31,7 @@ export function checkPermissions(ctx: CheckContext, entity: RawEntity, index: nu
     for (const operation of PERMISSION_OPERATIONS) {
       const grant: unknown = grants[operation];
       if (typeof grant !== 'object' || grant === null) continue;
-      checkRule(ctx, grant as Record<string, unknown>, operation, childPath(rolePath, operation), columns, entity.name ?? 'the entity');
+      checkRule(ctx, grant as Record<string, unknown>, childPath(rolePath, operation), columns, entity.name ?? 'the entity');
     }
   }
 }
@@ -65,17 +49,10 @@ function ruleColumns(ctx: CheckContext, entity: RawEntity): Set<string> {
 function checkRule(
   ctx: CheckContext,
   rule: Record<string, unknown>,
-  operation: PermissionOperation,
   path: string,
   columns: ReadonlySet<string>,
   entity: string,
 ): void {
-  for (const key of Object.keys(rule)) {
-    if (rule[key] === undefined || !RULE_KEYS[operation].includes(key)) continue; // the JSON Schema names unknown keys
-    if (!ENFORCED_KEYS[operation].includes(key)) {
-      ctx.report(childPath(path, key), `"${key}" rules are not supported by this version yet (docs/permissions.md#not-yet)`);
-    }
-  }
   const field = (name: string, at: string): void => {
     if (name.includes('.')) ctx.report(at, `"${name}": a rule names fields of ${entity} itself, not of related entities`);
     else if (!columns.has(name)) ctx.report(at, `${entity} has no field "${name}"${didYouMean(name, columns)}`);

@@ -5,6 +5,7 @@ import { type FilterChange, type FilterMatch, type FilterWriteResult, writeMatch
 import type { ReadExecutor } from './read.executor';
 import type { SqlExecutor } from './sql-executor';
 import { type UpsertResult, upsertRows } from './upsert.statement';
+import type { UpsertChecks } from './write-check';
 
 type Record_ = Record<string, unknown>;
 
@@ -37,8 +38,9 @@ export class BulkWrites {
     conflict: ColumnModel,
     conditions: readonly RootCondition[],
     trackPrevious: boolean,
+    checks?: UpsertChecks,
   ): Promise<UpsertResult> {
-    return upsertRows(this.executor, this.plans, plan, rows, conflict, conditions, trackPrevious);
+    return upsertRows(this.executor, this.plans, plan, rows, conflict, conditions, trackPrevious, checks);
   }
 
   /** See `writeMatching()`. */

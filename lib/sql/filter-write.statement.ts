@@ -7,6 +7,7 @@ import { carryReadable, returningSql } from './readable-record';
 import { SqlContext } from './sql-context';
 import type { SqlExecutor } from './sql-executor';
 import type { WriteChange } from './write.executor';
+import { checkTerm, type WriteCheck } from './write-check';
 
 type Record_ = Record<string, unknown>;
 
@@ -34,8 +35,10 @@ export interface FilterMatch {
   readonly cells?: CellAccess;
 }
 
-/** The change made to each matched row: SET assignments, or removal. */
-export type FilterChange = { readonly kind: 'set'; readonly assignments: (sql: SqlContext) => string[] } | { readonly kind: 'delete' };
+/** The change made to each matched row: SET assignments (every changed row must meet `check`), or removal. */
+export type FilterChange =
+  | { readonly kind: 'set'; readonly assignments: (sql: SqlContext) => string[]; readonly check?: WriteCheck | null }
+  | { readonly kind: 'delete' };
 
 /**
  * One statement that changes every row a list with the same query would match, and only when
@@ -75,7 +78,8 @@ export async function writeMatching(
     change.kind === 'delete'
       ? `DELETE FROM ${plan.table} USING ${matched} WHERE ${joinKey} AND ${withinLimit} RETURNING ${returning}`
       : `UPDATE ${plan.table} SET ${[...change.assignments(sql), ...plan.onUpdate].join(', ')} FROM ${matched}` +
-        ` WHERE ${joinKey} AND ${withinLimit} RETURNING ${returning}`;
+        ` WHERE ${joinKey} AND ${withinLimit} RETURNING ${returning}` +
+        (change.check ? `, ${checkTerm(change.check, { alias: plan.table, plan }, sql)}` : '');
   const changed = escape(CHANGED_CTE);
   const text =
     `WITH ${matched} AS (${matchedSql}), ${changed} AS (${write})` +

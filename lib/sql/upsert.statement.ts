@@ -5,6 +5,7 @@ import { liveRowSql } from './predicates';
 import { carryReadable, returningSql } from './readable-record';
 import { type AliasedEntity, SqlContext } from './sql-context';
 import type { SqlExecutor } from './sql-executor';
+import { CHECK_ALIAS, checkTerm, UPDATE_CHECK_ALIAS, type UpsertChecks } from './write-check';
 
 type Record_ = Record<string, unknown>;
 
@@ -47,6 +48,7 @@ export async function upsertRows(
   conflict: ColumnModel,
   conditions: readonly RootCondition[],
   trackPrevious: boolean,
+  checks: UpsertChecks = { inserted: null, updated: null },
 ): Promise<UpsertResult> {
   const result: UpsertResult = rows.map(() => null);
   const conflictColumn = plan.writableColumns.find((column) => column.model.name === conflict.name);
@@ -57,13 +59,20 @@ export async function upsertRows(
     const sql = new SqlContext(plans, (name) => executor.escape(name));
     const tuples = group.indexes.map((index) => `(${group.columns.map((column) => sql.param(plan.persistentValue(column, rows[index][column.model.name]))).join(', ')})`);
     const target = plan.column(conflict.name);
-    const assignments = [...group.columns.map((column) => `${column.sql} = EXCLUDED.${column.sql}`), ...plan.onUpdate];
+    const updated = group.columns.filter((column) => column.model.name === conflict.name || !checks.insertOnly?.has(column.model.name));
+    const assignments = [...updated.map((column) => `${column.sql} = EXCLUDED.${column.sql}`), ...plan.onUpdate];
     const where = updatableSql(plan, conditions, sql);
+    const written: AliasedEntity = { alias: plan.table, plan };
+    const insertedSql = `${plan.table}.xmax = 0`;
+    const checked = [
+      ...(checks.inserted ? [checkTerm(checks.inserted, written, sql, insertedSql)] : []),
+      ...(checks.updated ? [checkTerm(checks.updated, written, sql, `NOT (${insertedSql})`, UPDATE_CHECK_ALIAS)] : []),
+    ];
     const text =
       `INSERT INTO ${plan.table} (${group.columns.map((column) => column.sql).join(', ')}) VALUES ${tuples.join(', ')}` +
       ` ON CONFLICT (${target}) DO UPDATE SET ${assignments.join(', ')}` +
       (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '') +
-      ` RETURNING ${returningSql(plan, sql, executor.cells, true)}, (${plan.table}.xmax = 0) AS ${sql.escape(INSERTED)}`;
+      ` RETURNING ${[returningSql(plan, sql, executor.cells, true), `(${insertedSql}) AS ${sql.escape(INSERTED)}`, ...checked].join(', ')}`;
     const returned = await executor.records(sql.statement(text, { oneOff: true }));
     // RETURNING gives the written rows in input order, skipping those the WHERE left alone.
     const byKey = new Map<string, Record_>();
@@ -72,7 +81,7 @@ export async function upsertRows(
       const key = keyOf(keyValues[index]);
       const row = byKey.get(key);
       if (!row) continue;
-      const { [INSERTED]: inserted, ...record } = row;
+      const { [INSERTED]: inserted, [CHECK_ALIAS]: _checked, [UPDATE_CHECK_ALIAS]: _updated, ...record } = row;
       carryReadable(row, record);
       const before = previous.get(key);
       result[index] = inserted !== true && before ? { record, inserted: false, previous: before } : { record, inserted: inserted === true };

@@ -5,6 +5,7 @@ import { rowStateSql, type RowState } from './predicates';
 import { carryReadable, returningSql } from './readable-record';
 import { type AliasedEntity, SqlContext } from './sql-context';
 import type { SqlExecutor } from './sql-executor';
+import { checkTerm, type WriteCheck, withoutCheck } from './write-check';
 
 type Record_ = Record<string, unknown>;
 
@@ -46,22 +47,33 @@ export class WriteExecutor {
    * Inserts rows (one statement, all or nothing) and returns them in order. Values go through the
    * driver as TypeORM would send them (JSON, dates, transformers); an omitted field takes its
    * column DEFAULT. A bulk with more values than one statement can bind is split, inside one transaction.
+   * A row that fails `check` (see `write-check.ts`) makes the whole insert fail.
    */
-  async insert(plan: EntityPlan, rows: readonly Record_[], connection?: EntityManager): Promise<Record_[]> {
+  async insert(
+    plan: EntityPlan,
+    rows: readonly Record_[],
+    connection?: EntityManager,
+    check: WriteCheck | null = null,
+  ): Promise<Record_[]> {
     if (rows.length === 0) return [];
-    const rowsPerStatement = Math.max(1, Math.floor(MAX_BIND_PARAMETERS / Math.max(1, plan.writableColumns.length)));
-    if (rows.length <= rowsPerStatement) return this.insertStatement(plan, rows, connection);
+    const rowsPerStatement = Math.max(1, Math.floor((MAX_BIND_PARAMETERS - 1) / Math.max(1, plan.writableColumns.length)));
+    if (rows.length <= rowsPerStatement) return this.insertStatement(plan, rows, connection, check);
     const insertAll = async (transaction: EntityManager) => {
       const inserted: Record_[] = [];
       for (let start = 0; start < rows.length; start += rowsPerStatement) {
-        inserted.push(...(await this.insertStatement(plan, rows.slice(start, start + rowsPerStatement), transaction)));
+        inserted.push(...(await this.insertStatement(plan, rows.slice(start, start + rowsPerStatement), transaction, check)));
       }
       return inserted;
     };
     return connection ? insertAll(connection) : this.executor.transaction(insertAll);
   }
 
-  private async insertStatement(plan: EntityPlan, rows: readonly Record_[], connection: EntityManager | undefined): Promise<Record_[]> {
+  private async insertStatement(
+    plan: EntityPlan,
+    rows: readonly Record_[],
+    connection: EntityManager | undefined,
+    check: WriteCheck | null,
+  ): Promise<Record_[]> {
     const columns = plan.writableColumns;
     const sql = this.sqlContext();
     const tuples = rows.map((row) => {
@@ -75,10 +87,10 @@ export class WriteExecutor {
     });
     const target = columns.length === 0 ? plan.primaryKeyColumn : columns.map((column) => column.sql).join(', ');
     // Only a single record's answer carries an ETag: a bulk does not hash every row it inserts.
-    const returning = returningSql(plan, sql, this.executor.cells, rows.length === 1);
+    const returning = [returningSql(plan, sql, this.executor.cells, rows.length === 1), ...checkTerms(plan, check, sql)].join(', ');
     const text = `INSERT INTO ${plan.table} (${target}) VALUES ${tuples.join(', ')} RETURNING ${returning}`;
     // A bulk's text depends on its row count: only single-row inserts repeat often enough to prepare.
-    return this.executor.records(sql.statement(text, { oneOff: rows.length > 1 }), connection);
+    return withoutCheck(await this.executor.records(sql.statement(text, { oneOff: rows.length > 1 }), connection));
   }
 
   /**
@@ -92,10 +104,11 @@ export class WriteExecutor {
     values: Record_,
     conditions: readonly RootCondition[],
     replace: Replace,
+    check: WriteCheck | null = null,
   ): Promise<Record_ | null> {
     const set = writableAssignments(plan, values, replace);
     if (set === null) return this.current(plan, id, conditions);
-    const [row] = await this.updateStatement(plan, set, id, conditions, liveOrAny(plan), (sql) => returningSql(plan, sql, this.executor.cells, true));
+    const [row] = await this.updateStatement(plan, set, id, conditions, liveOrAny(plan), (sql) => returningSql(plan, sql, this.executor.cells, true), check);
     return row ?? null;
   }
 
@@ -108,8 +121,14 @@ export class WriteExecutor {
   }
 
   /** Clears `deleted_at` of a soft-deleted row; null when no deleted row matched. */
-  async recover(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<Record_ | null> {
-    const [row] = await this.updateStatement(plan, recovery(plan), id, conditions, 'deleted', (sql) => returningSql(plan, sql, this.executor.cells, true));
+  async recover(
+    plan: EntityPlan,
+    id: string | number,
+    conditions: readonly RootCondition[],
+    check: WriteCheck | null = null,
+  ): Promise<Record_ | null> {
+    const returning = (sql: SqlContext) => returningSql(plan, sql, this.executor.cells, true);
+    const [row] = await this.updateStatement(plan, recovery(plan), id, conditions, 'deleted', returning, check);
     return row ?? null;
   }
 
@@ -120,13 +139,14 @@ export class WriteExecutor {
     values: Record_,
     conditions: readonly RootCondition[],
     replace: Replace,
+    check: WriteCheck | null = null,
   ): Promise<WriteChange | null> {
     const set = writableAssignments(plan, values, replace);
     if (set === null) {
       const row = await this.current(plan, id, conditions);
       return row ? { record: row, previous: row } : null;
     }
-    return this.trackedUpdate(plan, id, set, conditions, liveOrAny(plan));
+    return this.trackedUpdate(plan, id, set, conditions, liveOrAny(plan), check);
   }
 
   /** `delete()`, returning the removed (or soft-deleted) row and the row before; null when none matched. */
@@ -137,8 +157,13 @@ export class WriteExecutor {
   }
 
   /** `recover()`, also returning the row as it was before; null when no deleted row matched. */
-  async recoverTracked(plan: EntityPlan, id: string | number, conditions: readonly RootCondition[]): Promise<WriteChange | null> {
-    return this.trackedUpdate(plan, id, recovery(plan), conditions, 'deleted');
+  async recoverTracked(
+    plan: EntityPlan,
+    id: string | number,
+    conditions: readonly RootCondition[],
+    check: WriteCheck | null = null,
+  ): Promise<WriteChange | null> {
+    return this.trackedUpdate(plan, id, recovery(plan), conditions, 'deleted', check);
   }
 
   /**
@@ -154,18 +179,22 @@ export class WriteExecutor {
   }
 
   /** `UPDATE <table> SET ... WHERE <match> RETURNING <returning>`. */
-  private updateStatement(
+  private async updateStatement(
     plan: EntityPlan,
     set: Assignments,
     id: string | number,
     conditions: readonly RootCondition[],
     state: RowState,
     returning: (sql: SqlContext) => string,
+    check: WriteCheck | null = null,
   ): Promise<Record_[]> {
     const sql = this.sqlContext();
     const assignments = [...set(sql), ...plan.onUpdate].join(', ');
     const where = this.matchSql(plan, id, conditions, sql, state);
-    return this.executor.records(sql.statement(`UPDATE ${plan.table} SET ${assignments} WHERE ${where} RETURNING ${returning(sql)}`));
+    const terms = [returning(sql), ...checkTerms(plan, check, sql)].join(', ');
+    return withoutCheck(
+      await this.executor.records(sql.statement(`UPDATE ${plan.table} SET ${assignments} WHERE ${where} RETURNING ${terms}`)),
+    );
   }
 
   /** `DELETE FROM <table> WHERE <match> RETURNING <returning>`. */
@@ -192,6 +221,7 @@ export class WriteExecutor {
     set: Assignments,
     conditions: readonly RootCondition[],
     state: RowState,
+    check: WriteCheck | null = null,
   ): Promise<WriteChange | null> {
     const sql = this.sqlContext();
     const escape = sql.escape;
@@ -207,7 +237,7 @@ export class WriteExecutor {
     const text =
       `WITH ${previous} AS (${select}) UPDATE ${plan.table} SET ${assignments}` +
       ` WHERE ${plan.table}.${plan.primaryKeyColumn} IN (SELECT ${previous}.${escape(plan.primaryKey.name)} FROM ${previous})` +
-      ` RETURNING ${[returningSql(plan, sql, this.executor.cells, true), ...previousColumns].join(', ')}`;
+      ` RETURNING ${[returningSql(plan, sql, this.executor.cells, true), ...previousColumns, ...checkTerms(plan, check, sql)].join(', ')}`;
     const [row] = await this.executor.records(sql.statement(text));
     if (!row) return null;
     const record: Record_ = {};
@@ -233,6 +263,11 @@ export class WriteExecutor {
   private sqlContext(): SqlContext {
     return new SqlContext(this.plans, (name) => this.executor.escape(name));
   }
+}
+
+/** The RETURNING term that fails the statement when a written row does not meet `check`; none without one. */
+function checkTerms(plan: EntityPlan, check: WriteCheck | null, sql: SqlContext): string[] {
+  return check === null ? [] : [checkTerm(check, { alias: plan.table, plan }, sql)];
 }
 
 /** Updates of a soft-deletable entity touch live rows only. */

@@ -17,7 +17,7 @@ export type PermissionBlocks = Readonly<Record<string, NonNullable<Entity['permi
  */
 export function permissionRulesAppModule(
   permissions: PermissionBlocks,
-  options: { permissionsDefault?: 'allow' | 'deny'; controllers?: Type<unknown>[] } = {},
+  options: { permissionsDefault?: 'allow' | 'deny'; put?: 'merge' | 'replace'; controllers?: Type<unknown>[] } = {},
 ) {
   return (env: Record<string, string>): DynamicModule => {
     @Module({ controllers: options.controllers ?? [] })
@@ -25,6 +25,7 @@ export function permissionRulesAppModule(
     const schema: SvcrcV2 = {
       ...svcSchema,
       auth: { ...svcSchema.auth, permissionsDefault: options.permissionsDefault ?? 'allow' },
+      ...(options.put ? { api: { ...svcSchema.api, put: options.put } } : {}),
       entities: svcSchema.entities.map((entity) => (permissions[entity.name] ? { ...entity, permissions: permissions[entity.name] } : entity)),
     };
     return {
