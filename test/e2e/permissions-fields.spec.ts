@@ -38,7 +38,7 @@ function observed(builder: Parameters<NonNullable<Parameters<typeof startApp>[3]
 
 type Row = Record<string, unknown>;
 
-const TASK_FIELDS = ['title', 'done', 'visibility', 'priority', 'assigneeId', 'estimate', 'dueAt', 'organizationId', 'projectId'];
+const TASK_FIELDS = ['title', 'done', 'visibility', 'priority', 'assigneeId', 'estimate', 'dueAt', 'organizationId', 'projectId', 'code'];
 const without = (fields: readonly string[], ...left: string[]) => fields.filter((field) => !left.includes(field));
 /** What the "teammate" role reads of team tasks: neither the assignee, the estimate nor the project. */
 const TEAMMATE_TASK_FIELDS = without(TASK_FIELDS, 'assigneeId', 'estimate', 'projectId');

@@ -21,10 +21,9 @@ describe('.svcrc permissions: rule objects with where only', () => {
     expect(problems({ member: { read: { where }, update: { where }, delete: { where } } })).toEqual([]);
   });
 
-  it('still refuses a key that is written and not enforced yet, naming it', () => {
-    // read.fields is enforced (permissions-read-fields.spec.ts); the fields of a write are not yet.
-    expect(problems({ member: { update: { where: { assigneeId: 1 }, fields: ['assigneeId'] } } })).toEqual([
-      { path: 'entities[0].permissions.member.update.fields', message: expect.stringContaining('"fields" rules are not supported') },
+  it('checks the keys a rule does write: a write rule naming a field the entity lacks is refused there', () => {
+    expect(problems({ member: { update: { where: { assigneeId: 1 }, fields: ['asignee'] } } })).toEqual([
+      { path: 'entities[0].permissions.member.update.fields[0]', message: expect.stringContaining('has no field "asignee"') },
     ]);
   });
 });

@@ -89,11 +89,9 @@ describe('.svcrc permissions', () => {
     ]);
   });
 
-  it('refuses rule keys this version does not enforce yet, rather than ignoring them', () => {
-    expect(problems(svcrcWith({ member: { update: { fields: ['title'], check: { title: 'x' } } } }))).toEqual([
-      { path: 'entities[0].permissions.member.update.fields', message: '"fields" rules are not supported by this version yet (docs/permissions.md#not-yet)' },
-      { path: 'entities[0].permissions.member.update.check', message: '"check" rules are not supported by this version yet (docs/permissions.md#not-yet)' },
-    ]);
+  it('takes write rules (fields, set, check) into the model as written', () => {
+    const update = { where: { assigneeId: '$auth.userId' }, fields: ['title'], set: { assigneeId: '$auth.userId' }, check: { title: { $ne: '' } } };
+    expect(model(svcrcWith({ member: { update } })).entities[0]!.permissions!.member!.update).toEqual(update);
   });
 
   it('refuses unknown operations, a role value that is not an object, and an operation that is not a boolean', () => {
