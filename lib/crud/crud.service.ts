@@ -11,7 +11,7 @@ import { IdentityRules } from '../scope/identity-rules';
 import { assertPermitted, assertRelationsReadable, PERMISSION_OF } from '../scope/operation-permissions';
 import { PermissionRules } from '../scope/permission-rules';
 import { ReadableCells } from '../scope/readable-cells';
-import type { CellAccess } from '../sql/cell-access';
+import { type CellAccess, NEVER } from '../sql/cell-access';
 import { readableRecord } from '../sql/readable-record';
 import { allChecks, type WriteAdmission, WriteNotPermittedException, WritePermissions } from '../scope/write-permissions';
 import { isWriteCheckFailure } from '../sql/write-check';
@@ -159,7 +159,7 @@ export class CrudService<T extends ObjectLiteral> {
   /** `POST /<entities>`. */
   async createOne(body: object, request: CrudRequest): Promise<Partial<T>> {
     const { values, admission } = await this.createValues(body, request);
-    const writer = this.runtime.writerFor(request, this.cells(request));
+    const writer = this.runtime.writerFor(request, this.answerCells(request));
     const [created] = await this.checked('create', writer.insert(this.plan, [values], admission?.check ?? null));
     await this.consentAfterCreate([created], request);
     const answer = readableRecord(created);
@@ -178,7 +178,7 @@ export class CrudService<T extends ObjectLiteral> {
       rows.push(values);
       admissions.push(admission);
     }
-    const writer = this.runtime.writerFor(request, this.cells(request));
+    const writer = this.runtime.writerFor(request, this.answerCells(request));
     const created = await this.checked('create', writer.insert(this.plan, rows, allChecks(admissions)));
     await this.consentAfterCreate(created, request);
     return created.map((record) => readableRecord(record)) as Partial<T>[];
@@ -204,7 +204,7 @@ export class CrudService<T extends ObjectLiteral> {
     const versioned = this.preconditions.conditions(request, `Deleting ${this.entity.name} ${id}`, this.cells(request));
     this.assertPossibleId(id);
     const conditions = [...this.allConditions(request, 'delete'), ...versioned];
-    const writer = this.runtime.writerFor(request, this.cells(request));
+    const writer = this.runtime.writerFor(request, this.answerCells(request));
     if (this.identity.kindOf(this.entity) === 'organization') {
       // Its members' tokens name it: read who they are before the delete takes their memberships with it.
       const members = await this.runtime.identity.usersOfOrganization(String(id));
@@ -231,7 +231,7 @@ export class CrudService<T extends ObjectLiteral> {
     this.assertPossibleId(id);
     const conditions = [...this.allConditions(request, 'update'), ...versioned];
     const check = this.writes.recoverCheck(this.entity, request);
-    const record = await this.checked('update', this.runtime.writerFor(request, this.cells(request)).recover(this.plan, id, conditions, check));
+    const record = await this.checked('update', this.runtime.writerFor(request, this.answerCells(request)).recover(this.plan, id, conditions, check));
     if (!record) {
       if (versioned.length > 0 && (await this.exists(id, request, 'update', true)))
         throw this.preconditions.failed(`${this.entity.name} ${id}`);
@@ -284,7 +284,7 @@ export class CrudService<T extends ObjectLiteral> {
     const written = await this.checked(
       'create or update',
       this.runtime
-        .bulkWriterFor(request, this.cells(request))
+        .bulkWriterFor(request, this.answerCells(request))
         .upsert(this.plan, rows, column, conditions, (result) => assertUpserted(this.entity, column, rows, result), checks),
     );
     return written.map((row) => readableRecord(row.record) as Partial<T>);
@@ -372,7 +372,7 @@ export class CrudService<T extends ObjectLiteral> {
     if (ownEmail) conditions.push(ownEmail);
     const mode = replace ? this.keptOnReplace(admission) : false;
     const check = admission?.check ?? null;
-    const writer = this.runtime.writerFor(request, this.cells(request));
+    const writer = this.runtime.writerFor(request, this.answerCells(request));
     let record: Record<string, unknown> | null;
     if (this.authority.tracks(this.entity)) {
       // Whoever held the old roles, organization, password or e-mail is logged out, in the write's own
@@ -508,7 +508,7 @@ export class CrudService<T extends ObjectLiteral> {
     request: CrudRequest,
   ): Promise<FilterWriteResponse<Partial<T>>> {
     const limit = this.runtime.model.api.bulkWriteLimit;
-    const result = await this.runtime.bulkWriterFor(request, this.cells(request)).writeMatching(this.plan, match, change, limit, action);
+    const result = await this.runtime.bulkWriterFor(request, this.answerCells(request)).writeMatching(this.plan, match, change, limit, action);
     if (result.matched > limit) throw tooManyRows(this.entity, limit);
     const affected = result.changes.length;
     return request.query.returnRows ? { affected, data: result.changes.map((written) => readableRecord(written.record) as Partial<T>) } : { affected };
@@ -547,6 +547,23 @@ export class CrudService<T extends ObjectLiteral> {
   /** The cells of rows the caller may read (`read.fields`), compiled once per request. */
   private cells(request: CrudRequest): CellAccess {
     return this.readableCells(request).access();
+  }
+
+  /**
+   * The cells of a written row the caller may read in the write's answer: those of `cells()` on a row its
+   * `read` rules reach; of a row they do not reach (a task created for someone else), only the primary key.
+   */
+  private answerCells(request: CrudRequest): CellAccess {
+    const cells = this.cells(request);
+    const readable = this.permissions.readableSql(this.entity, request);
+    if (readable === null) return cells;
+    const primaryKey = this.plan.primaryKey.name;
+    return (target, field, sql) => {
+      const cell = cells(target, field, sql);
+      if (target.plan.model.name !== this.entity.name || field === primaryKey || cell === NEVER) return cell;
+      const row = `(${readable(target, sql)})`;
+      return cell === null ? row : `(${row} AND ${cell})`;
+    };
   }
 
   private readableCells(request: CrudRequest): ReadableCells {
