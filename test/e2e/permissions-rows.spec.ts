@@ -63,7 +63,10 @@ describe.each(DATABASE_KINDS)('row permissions (%s)', (kind) => {
   });
 
   it("another organization's row stays a scope refusal whatever the rules say", async () => {
-    await http().get(`/tasks/${s.task('cat-team').id}`).set(s.as.annManager).expect(403);
+    await http()
+      .get(`/tasks/${s.task('cat-team').id}`)
+      .set(s.as.annManager)
+      .expect(403);
   });
 
   it('$auth.claims values reach rows by the claim; a caller without the claim reads no row', async () => {
@@ -117,19 +120,6 @@ describe.each(DATABASE_KINDS)('row permissions (%s)', (kind) => {
     const rows = await tableRows(running.app, 'tasks');
     for (const row of rows) expect(row.priority === 42).toBe(expected.some((t) => t.id === row.id));
   });
-});
-
-describe.each(DATABASE_KINDS)('row permissions on custom routes (%s)', (kind) => {
-  let running: RunningApp;
-  let http: ReturnType<typeof httpClient>;
-  let s: Seeded;
-
-  beforeAll(async () => {
-    running = await startApp(kind, permissionRulesAppModule(ROW_RULES, { controllers: [TaskActionsController] }));
-    http = httpClient(running.app);
-    s = await seedTasks(running.app);
-  });
-  afterAll(() => running?.close());
 
   const title = async (id: number) => (await tableRows(running.app, 'tasks', `id = ${id}`))[0]?.title;
 
@@ -146,7 +136,10 @@ describe.each(DATABASE_KINDS)('row permissions on custom routes (%s)', (kind) =>
     expect(await title(team.id)).toBe('ben-team');
     await http().post(`/task-actions/${own.id}/shout`).set(s.as.annMember).expect(201);
     expect(await title(own.id)).toBe('ANN-PRIVATE');
-    await http().get(`/task-actions/${s.task('cat-team').id}/peek`).set(s.as.annMember).expect(403);
+    await http()
+      .get(`/task-actions/${s.task('cat-team').id}/peek`)
+      .set(s.as.annMember)
+      .expect(403);
   });
 
   it('@SkipScopeCheck() skips the scope of the record, not its row rules', async () => {
