@@ -522,6 +522,12 @@ class Session {
     return { ...before, ...body, ...(choice !== null && 'chosen' in choice ? (choice.set ?? {}) : {}) };
   }
 
+  /** Whether the caller's rules for `operation` leave some row out (no rule of theirs reaches every row). */
+  private rowRestricted(caller: Caller, operation: 'read' | 'update'): boolean {
+    const rules = this.oracle.rules('Task', caller, operation);
+    return rules !== null && !rules.some((rule) => rule.where === null && !rule.none);
+  }
+
   private currentCaller: Caller | null = null;
 
   private async byId(caller: Caller, method: 'patch' | 'put' | 'delete', state: State): Promise<{ verdict: Verdict; expected: State; status: number }> {
@@ -531,8 +537,10 @@ class Session {
     const id = task?.id ?? 999_999;
     const body = method === 'delete' ? undefined : this.randomBody();
     let status: number | number[] = this.oracle.granted('Task', caller, operation) ? this.byIdStatus(caller, task, operation) : 403;
-    // The write rules answer before the row is looked for: a body no role admits is 403 on any id.
-    const choice = operation === 'update' && status !== 403 ? this.choose('update', body!) : null;
+    // Row rules on read or update: the record is looked for first (404, or 403 when readable but not updatable).
+    // Otherwise the write rules answer before the row is looked for: a body no role admits is 403 on any id.
+    const recordFirst = this.rowRestricted(caller, 'read') || this.rowRestricted(caller, 'update');
+    const choice = operation === 'update' && status !== 403 && (!recordFirst || status === 200) ? this.choose('update', body!) : null;
     if (choice !== null && 'status' in choice) status = 403;
     let expected = state;
     if (status === 200 && task !== null) {
@@ -636,7 +644,11 @@ class Session {
     const got = JSON.stringify({ affected: result.affected, data: [...result.data].sort((x, y) => (x.id as number) - (y.id as number)).map(normal) });
     const want = JSON.stringify({
       affected: touched.length,
-      data: expected.tasks.filter((t) => ids.has(t.id)).map(normal).concat(operation === 'delete' ? touched.map(normal) : []),
+      // The answer shows what the caller may read of each written row (the primary key of one it cannot read).
+      data: expected.tasks
+        .filter((t) => ids.has(t.id))
+        .map((t) => normal(operation === 'update' ? this.view(caller, expected, t, null, []) : t))
+        .concat(operation === 'delete' ? touched.map(normal) : []),
     });
     return { verdict: got === want ? null : `${where}:\n  answer ${got}\n  oracle ${want}`, expected, status };
   }
