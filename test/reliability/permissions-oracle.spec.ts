@@ -302,6 +302,9 @@ class Session {
   private readableProject(caller: Caller, state: State, task: Row): Row | null {
     const project = state.projects.find((p) => p.id === task.projectId);
     if (project === undefined || project.organizationId !== caller.org) return null;
+    // A to-one join through a foreign key the caller cannot read is null.
+    const taskFields = this.oracle.readableFields('Task', caller, task, FEATURES);
+    if (taskFields !== null && !taskFields.has('projectId')) return null;
     return this.oracle.can('Project', caller, 'read', project) ? project : null;
   }
 
@@ -321,6 +324,8 @@ class Session {
     if (joins.includes('comments')) {
       out.comments = state.comments
         .filter((comment) => comment.taskId === task.id && comment.organizationId === caller.org && this.oracle.can('Comment', caller, 'read', comment))
+        // A to-many join leaves out the children whose link to the parent the caller cannot read.
+        .filter((comment) => this.oracle.readableFields('Comment', caller, comment, FEATURES)?.has('taskId') ?? true)
         .map((comment) => comment.id as number)
         .sort((x, y) => x - y);
     }
