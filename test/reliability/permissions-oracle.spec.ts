@@ -653,7 +653,7 @@ class Session {
       data: expected.tasks
         .filter((t) => ids.has(t.id))
         .map((t) => normal(operation === 'update' ? this.view(caller, expected, t, null, []) : t))
-        .concat(operation === 'delete' ? touched.map(normal) : []),
+        .concat(operation === 'delete' ? touched.map((t) => normal(this.view(caller, state, t, null, []))) : []),
     });
     return { verdict: got === want ? null : `${where}:\n  answer ${got}\n  oracle ${want}`, expected, status };
   }
