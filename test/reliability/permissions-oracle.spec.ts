@@ -721,6 +721,30 @@ describe('the permissions oracle itself', () => {
     expect(oracle.reaching('Task', key, 'update', team)).toEqual([]);
   });
 
+  it('chooses among several write roles as docs/permissions.md does: roles without set win, sets must agree', () => {
+    const rule = (role: string, grant: Partial<AppliedRule>): AppliedRule => ({ role, where: null, none: false, fields: null, set: null, check: null, ...grant });
+    const checked = rule('b', { fields: ['title'], check: { visibility: 'private' } });
+    const preset = rule('c', { set: { priority: 0 } });
+    // Roles without set win, even when the row fails their check (the documented limit).
+    const choice = chooseWriteRoles([checked, preset], ['title'], ann);
+    expect(choice).toEqual({ chosen: [checked], set: null });
+    expect(meetsChosenCheck([checked], { ...team, title: 'x' }, ann)).toBe(false);
+    // A role admits only the fields it grants itself (no union of fields across roles).
+    expect(chooseWriteRoles([checked, rule('d', { fields: ['assigneeId'] })], ['title', 'assigneeId'], ann)).toEqual({ status: 403 });
+    // Only roles with set admit: they must agree; a set field counts as granted.
+    expect(chooseWriteRoles([preset, rule('e', { fields: ['title'], set: { priority: 0 } })], ['title', 'priority'], ann)).toEqual({
+      chosen: [preset, rule('e', { fields: ['title'], set: { priority: 0 } })],
+      set: { priority: 0 },
+    });
+    expect(chooseWriteRoles([preset, rule('f', { set: { priority: 1 } })], ['title'], ann)).toEqual({ status: 403 });
+    // A set value the caller lacks: the role admits nothing.
+    const key: Caller = { ...ann, who: 'key', userId: null };
+    expect(chooseWriteRoles([rule('g', { set: { assigneeId: '$auth.userId' } })], ['title'], key)).toEqual({ status: 403 });
+    // The chosen roles' where bounds an update; a check naming a value the caller lacks fails.
+    expect(chosenReach([rule('h', { where: { visibility: 'team' } })], secret, ann)).toBe(false);
+    expect(meetsChosenCheck([rule('i', { check: { priority: { $lte: '$auth.claims.level' } } })], team, ann)).toBe(false);
+  });
+
   it('generates only the rule keys of the switched-on features', () => {
     const random = new Random(7);
     const conditions = new ConditionGenerator(random, [1, 2, 3]);
