@@ -673,8 +673,8 @@ function tableDifference(expected: State, actual: State): string | null {
 }
 
 /**
- * The oracle's own rules for the features still switched off (field lists, `set`, `check`): checked by
- * hand here so that switching them on tests the product, not the oracle.
+ * The oracle's own rules (field lists, `set`, `check`, the choice among several write roles): checked by
+ * hand here so that a disagreement points at the product, not the oracle.
  */
 describe('the permissions oracle itself', () => {
   const ann: Caller = { who: 'ann', userId: 1, org: 1, roles: ['r1', 'r2'], level: null };
