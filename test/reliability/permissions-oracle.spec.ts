@@ -14,6 +14,8 @@ import {
   type Blocks,
   type Caller,
   type CellReader,
+  chooseWriteRoles,
+  chosenReach,
   compareRows,
   type Condition,
   ConditionGenerator,
@@ -22,11 +24,13 @@ import {
   type Features,
   featuresFrom,
   matches,
+  meetsChosenCheck,
   PermissionOracle,
   Random,
   randomBlock,
   type Row,
   TASK_COMPARED,
+  type WriteChoice,
   TASK_FIELDS,
   VISIBILITIES,
 } from './support/permissions-model';
@@ -298,6 +302,9 @@ class Session {
   private readableProject(caller: Caller, state: State, task: Row): Row | null {
     const project = state.projects.find((p) => p.id === task.projectId);
     if (project === undefined || project.organizationId !== caller.org) return null;
+    // A to-one join through a foreign key the caller cannot read is null.
+    const taskFields = this.oracle.readableFields('Task', caller, task, FEATURES);
+    if (taskFields !== null && !taskFields.has('projectId')) return null;
     return this.oracle.can('Project', caller, 'read', project) ? project : null;
   }
 
@@ -317,6 +324,8 @@ class Session {
     if (joins.includes('comments')) {
       out.comments = state.comments
         .filter((comment) => comment.taskId === task.id && comment.organizationId === caller.org && this.oracle.can('Comment', caller, 'read', comment))
+        // A to-many join leaves out the children whose link to the parent the caller cannot read.
+        .filter((comment) => this.oracle.readableFields('Comment', caller, comment, FEATURES)?.has('taskId') ?? true)
         .map((comment) => comment.id as number)
         .sort((x, y) => x - y);
     }
@@ -502,20 +511,26 @@ class Session {
     return body;
   }
 
-  /** The write rules (`fields`, `set`, `check`) of the rules that apply: the body to write, or the 403 they answer. */
-  private writeRules(rules: readonly AppliedRule[] | null, body: Row, after: (written: Row) => Row): { body: Row } | { status: 403 } {
-    if (rules === null) return { body };
-    let written = body;
-    if (FEATURES.set) for (const rule of rules) if (rule.set) written = { ...written, ...resolveSet(rule.set, this.currentCaller!) };
-    if (FEATURES.writeFields && !rules.some((rule) => rule.fields === null)) {
-      const allowed = new Set(rules.flatMap((rule) => rule.fields ?? []));
-      if (Object.keys(body).some((key) => !allowed.has(key))) return { status: 403 };
-    }
-    if (FEATURES.check && !rules.some((rule) => rule.check === null)) {
-      const row = after(written);
-      if (!rules.some((rule) => rule.check !== null && matches(rule.check, row, this.currentCaller!))) return { status: 403 };
-    }
-    return { body: written };
+  /**
+   * The roles the write rules choose for a body (docs/permissions.md, "Several roles"): null when no
+   * `permissions` govern Task, 403 when no role admits the written fields or the chosen roles force
+   * different values. The choice is the request's, made before any row is looked at.
+   */
+  private choose(operation: 'create' | 'update', body: Row): WriteChoice | null {
+    const rules = this.oracle.rules('Task', this.currentCaller!, operation);
+    if (rules === null) return null;
+    return chooseWriteRoles(rules, Object.keys(body).filter((key) => body[key] !== undefined), this.currentCaller!);
+  }
+
+  /** The row as the write leaves it: the body, then the values the chosen roles force. */
+  private written(choice: WriteChoice | null, before: Row, body: Row): Row {
+    return { ...before, ...body, ...(choice !== null && 'chosen' in choice ? (choice.set ?? {}) : {}) };
+  }
+
+  /** Whether the caller's rules for `operation` leave some row out (no rule of theirs reaches every row). */
+  private rowRestricted(caller: Caller, operation: 'read' | 'update'): boolean {
+    const rules = this.oracle.rules('Task', caller, operation);
+    return rules !== null && !rules.some((rule) => rule.where === null && !rule.none);
   }
 
   private currentCaller: Caller | null = null;
@@ -527,16 +542,22 @@ class Session {
     const id = task?.id ?? 999_999;
     const body = method === 'delete' ? undefined : this.randomBody();
     let status: number | number[] = this.oracle.granted('Task', caller, operation) ? this.byIdStatus(caller, task, operation) : 403;
+    // Row rules on read or update: the record is looked for first (404, or 403 when readable but not updatable).
+    // Otherwise the write rules answer before the row is looked for: a body no role admits is 403 on any id.
+    const recordFirst = this.rowRestricted(caller, 'read') || this.rowRestricted(caller, 'update');
+    const choice = operation === 'update' && status !== 403 && (!recordFirst || status === 200) ? this.choose('update', body!) : null;
+    if (choice !== null && 'status' in choice) status = 403;
     let expected = state;
     if (status === 200 && task !== null) {
       if (operation === 'delete') {
         status = 204;
         expected = { ...state, tasks: state.tasks.filter((t) => t.id !== id), comments: state.comments.filter((c) => c.taskId !== id) };
+      } else if (choice !== null && 'status' in choice) {
+        status = 403;
       } else {
-        const rules = this.oracle.reaching('Task', caller, 'update', task);
-        const write = this.writeRules(rules, body!, (written) => ({ ...task, ...written }));
-        if ('status' in write) status = write.status;
-        else expected = { ...state, tasks: state.tasks.map((t) => (t.id === id ? { ...t, ...write.body } : t)) };
+        const row = this.written(choice, task, body!);
+        if (choice !== null && (!chosenReach(choice.chosen, task, caller) || !meetsChosenCheck(choice.chosen, row, caller))) status = 403;
+        else expected = { ...state, tasks: state.tasks.map((t) => (t.id === id ? row : t)) };
       }
     }
     const answer = await this.send(caller, method, `/tasks/${id}`, body);
@@ -559,12 +580,17 @@ class Session {
     let status = this.oracle.granted('Task', caller, 'create') ? 201 : 403;
     const rows: Row[] = [];
     if (status === 201) {
-      const rules = this.oracle.rules('Task', caller, 'create');
+      // One statement carries one check: every record meets the check of each distinct set of chosen roles.
+      const checks = new Map<string, readonly AppliedRule[]>();
       for (const body of bodies) {
-        const write = this.writeRules(rules, body, (written) => ({ ...defaults, ...written }));
-        if ('status' in write) status = write.status;
-        else rows.push({ ...defaults, ...write.body });
+        const choice = this.choose('create', body);
+        if (choice !== null && 'status' in choice) status = 403;
+        else {
+          rows.push(this.written(choice, defaults, body));
+          if (choice !== null && choice.chosen.every((rule) => rule.check !== null)) checks.set(choice.chosen.map((rule) => rule.role).join(','), choice.chosen);
+        }
       }
+      if (status === 201 && rows.some((row) => [...checks.values()].some((chosen) => !meetsChosenCheck(chosen, row, caller)))) status = 403;
     }
     const answer = kind === 'bulk' ? await this.send(caller, 'post', '/tasks/bulk', { bulk: bodies }) : await this.send(caller, 'post', '/tasks', bodies[0]);
     const where = `POST /tasks${kind === 'bulk' ? '/bulk' : ''} ${JSON.stringify(bodies)}`;
@@ -590,7 +616,19 @@ class Session {
       return { verdict: answer.status === 403 ? null : `${where}: status ${answer.status} ${JSON.stringify(answer.body)}, oracle 403`, expected: state, status: answer.status };
     }
     const cell = this.cells(caller, state);
-    const touched = this.readableTasks(caller, state).filter((row) => this.oracle.can('Task', caller, operation, row) && matches(condition.s, row, caller, cell));
+    // A filter naming a field no read rule of the caller grants is 400, as an unknown field (before the write rules).
+    if (this.oracle.granted('Task', caller, 'read') && this.unnamable(caller, [condition.field]) !== null) {
+      return { verdict: answer.status === 400 ? null : `${where}: status ${answer.status} ${JSON.stringify(answer.body)}, oracle 400`, expected: state, status: answer.status };
+    }
+    const choice = operation === 'update' ? this.choose('update', body!) : null;
+    if (choice !== null && 'status' in choice) {
+      return { verdict: answer.status === 403 ? null : `${where}: status ${answer.status} ${JSON.stringify(answer.body)}, oracle 403`, expected: state, status: answer.status };
+    }
+    // The rows changed are those the chosen roles reach.
+    const reached = (row: Row) => choice === null || chosenReach(choice.chosen, row, caller);
+    const touched = this.readableTasks(caller, state).filter(
+      (row) => this.oracle.can('Task', caller, operation, row) && reached(row) && matches(condition.s, row, caller, cell),
+    );
     const ids = new Set(touched.map((row) => row.id));
     let expected: State;
     let status = 200;
@@ -599,9 +637,9 @@ class Session {
     } else {
       const changed = new Map<unknown, Row>();
       for (const row of touched) {
-        const write = this.writeRules(this.oracle.reaching('Task', caller, 'update', row), body!, (written) => ({ ...row, ...written }));
-        if ('status' in write) status = write.status;
-        else changed.set(row.id, { ...row, ...write.body });
+        const after = this.written(choice, row, body!);
+        if (choice !== null && !meetsChosenCheck(choice.chosen, after, caller)) status = 403;
+        else changed.set(row.id, after);
       }
       expected = status === 200 ? { ...state, tasks: state.tasks.map((t) => changed.get(t.id) ?? t) } : state;
     }
@@ -611,15 +649,14 @@ class Session {
     const got = JSON.stringify({ affected: result.affected, data: [...result.data].sort((x, y) => (x.id as number) - (y.id as number)).map(normal) });
     const want = JSON.stringify({
       affected: touched.length,
-      data: expected.tasks.filter((t) => ids.has(t.id)).map(normal).concat(operation === 'delete' ? touched.map(normal) : []),
+      // The answer shows what the caller may read of each written row (the primary key of one it cannot read).
+      data: expected.tasks
+        .filter((t) => ids.has(t.id))
+        .map((t) => normal(operation === 'update' ? this.view(caller, expected, t, null, []) : t))
+        .concat(operation === 'delete' ? touched.map((t) => normal(this.view(caller, state, t, null, []))) : []),
     });
     return { verdict: got === want ? null : `${where}:\n  answer ${got}\n  oracle ${want}`, expected, status };
   }
-}
-
-/** `set` with the caller's values (`$auth.userId`: null for an API key). */
-function resolveSet(set: Record<string, unknown>, caller: Caller): Row {
-  return Object.fromEntries(Object.entries(set).map(([field, value]) => [field, value === '$auth.userId' ? caller.userId : value]));
 }
 
 function statusMatches(status: number, expected: number | number[]): boolean {
@@ -636,8 +673,8 @@ function tableDifference(expected: State, actual: State): string | null {
 }
 
 /**
- * The oracle's own rules for the features still switched off (field lists, `set`, `check`): checked by
- * hand here so that switching them on tests the product, not the oracle.
+ * The oracle's own rules (field lists, `set`, `check`, the choice among several write roles): checked by
+ * hand here so that a disagreement points at the product, not the oracle.
  */
 describe('the permissions oracle itself', () => {
   const ann: Caller = { who: 'ann', userId: 1, org: 1, roles: ['r1', 'r2'], level: null };
@@ -682,6 +719,30 @@ describe('the permissions oracle itself', () => {
     expect(oracle.rules('Task', ann, 'create')!.map((rule) => rule.set)).toEqual([{ assigneeId: '$auth.userId' }]);
     const key: Caller = { ...ann, who: 'key', userId: null };
     expect(oracle.reaching('Task', key, 'update', team)).toEqual([]);
+  });
+
+  it('chooses among several write roles as docs/permissions.md does: roles without set win, sets must agree', () => {
+    const rule = (role: string, grant: Partial<AppliedRule>): AppliedRule => ({ role, where: null, none: false, fields: null, set: null, check: null, ...grant });
+    const checked = rule('b', { fields: ['title'], check: { visibility: 'private' } });
+    const preset = rule('c', { set: { priority: 0 } });
+    // Roles without set win, even when the row fails their check (the documented limit).
+    const choice = chooseWriteRoles([checked, preset], ['title'], ann);
+    expect(choice).toEqual({ chosen: [checked], set: null });
+    expect(meetsChosenCheck([checked], { ...team, title: 'x' }, ann)).toBe(false);
+    // A role admits only the fields it grants itself (no union of fields across roles).
+    expect(chooseWriteRoles([checked, rule('d', { fields: ['assigneeId'] })], ['title', 'assigneeId'], ann)).toEqual({ status: 403 });
+    // Only roles with set admit: they must agree; a set field counts as granted.
+    expect(chooseWriteRoles([preset, rule('e', { fields: ['title'], set: { priority: 0 } })], ['title', 'priority'], ann)).toEqual({
+      chosen: [preset, rule('e', { fields: ['title'], set: { priority: 0 } })],
+      set: { priority: 0 },
+    });
+    expect(chooseWriteRoles([preset, rule('f', { set: { priority: 1 } })], ['title'], ann)).toEqual({ status: 403 });
+    // A set value the caller lacks: the role admits nothing.
+    const key: Caller = { ...ann, who: 'key', userId: null };
+    expect(chooseWriteRoles([rule('g', { set: { assigneeId: '$auth.userId' } })], ['title'], key)).toEqual({ status: 403 });
+    // The chosen roles' where bounds an update; a check naming a value the caller lacks fails.
+    expect(chosenReach([rule('h', { where: { visibility: 'team' } })], secret, ann)).toBe(false);
+    expect(meetsChosenCheck([rule('i', { check: { priority: { $lte: '$auth.claims.level' } } })], team, ann)).toBe(false);
   });
 
   it('generates only the rule keys of the switched-on features', () => {

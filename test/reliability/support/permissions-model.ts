@@ -6,7 +6,7 @@
  */
 
 /** The rule features the product enforces today (issue #28). The lead switches the others on as they land. */
-export const ENFORCED_FEATURES = ['operations', 'where'] as const;
+export const ENFORCED_FEATURES = ['operations', 'where', 'readFields', 'writeFields', 'set', 'check'] as const;
 
 export type Feature = 'operations' | 'where' | 'readFields' | 'writeFields' | 'set' | 'check';
 export type Features = Readonly<Record<Feature, boolean>>;
@@ -338,4 +338,36 @@ export function compareRows(sort: readonly [string, 'ASC' | 'DESC'][], cell: Cel
     }
     return (a.id as number) - (b.id as number);
   };
+}
+
+/** What the caller's write rules admit for one write (docs/permissions.md, "Several roles"), or the 403. */
+export type WriteChoice = { readonly status: 403 } | { readonly chosen: readonly AppliedRule[]; readonly set: Row | null };
+
+/**
+ * The documented choice among several roles: a role admits the write when its `fields` (or its `set`)
+ * grant every written field and the caller has every `$auth.*` value of its `set`; among the admitting
+ * roles those without `set` win (the body as sent); otherwise they must all force the same values.
+ */
+export function chooseWriteRoles(rules: readonly AppliedRule[], written: readonly string[], caller: Caller): WriteChoice {
+  const has = (rule: AppliedRule, field: string) => rule.set !== null && Object.prototype.hasOwnProperty.call(rule.set, field);
+  const grants = (rule: AppliedRule, field: string) => rule.fields === null || rule.fields.includes(field) || has(rule, field);
+  const missingSet = (rule: AppliedRule) => Object.values(rule.set ?? {}).some((value) => lacksValue(value, caller));
+  const admitting = rules.filter((rule) => !missingSet(rule) && written.every((field) => grants(rule, field)));
+  if (admitting.length === 0) return { status: 403 };
+  const unforced = admitting.filter((rule) => rule.set === null || Object.keys(rule.set).length === 0);
+  if (unforced.length > 0) return { chosen: unforced, set: null };
+  const key = (rule: AppliedRule) => JSON.stringify(Object.entries(rule.set ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  if (admitting.some((rule) => key(rule) !== key(admitting[0]!))) return { status: 403 };
+  const set = Object.fromEntries(Object.entries(admitting[0]!.set!).map(([field, value]) => [field, resolve(value, caller)]));
+  return { chosen: admitting, set };
+}
+
+/** Whether a chosen role reaches `row` for an update (its `where`, with the caller's values). */
+export function chosenReach(chosen: readonly AppliedRule[], row: Row, caller: Caller): boolean {
+  return chosen.some((rule) => !rule.none && (rule.where === null || matches(rule.where, row, caller)));
+}
+
+/** Whether the written `row` meets the check of some chosen role (a role without check admits any row). */
+export function meetsChosenCheck(chosen: readonly AppliedRule[], row: Row, caller: Caller): boolean {
+  return chosen.some((rule) => rule.check === null || (!lacksValue(rule.check, caller) && matches(rule.check, row, caller)));
 }
