@@ -51,6 +51,8 @@ export interface Seeded {
     readonly annDeleter: Record<string, string>;
     readonly annManager: Record<string, string>;
     readonly annMemberManager: Record<string, string>;
+    /** Ann with the roles `member` and `teammate` (rules of the suites that define `teammate`). */
+    readonly annTeammate: Record<string, string>;
     /** An API key holding `member`, acting in organization A: it has no user id. */
     readonly memberWithoutUser: Record<string, string>;
     auditor(level: unknown): Record<string, string>;
@@ -108,6 +110,7 @@ export async function seedTasks(app: INestApplication): Promise<Seeded> {
       annDeleter: annAs('member', 'deleter'),
       annManager: annAs('manager'),
       annMemberManager: annAs('member', 'manager'),
+      annTeammate: annAs('member', 'teammate'),
       memberWithoutUser: { Authorization: `Bearer ${key}`, 'X-Organization-Id': String(w.orgA) },
       auditor: (level) => w.header(w.users.ann, w.orgA, ['auditor'], level === undefined ? {} : { level }),
     },
