@@ -295,7 +295,10 @@ class Session {
     };
   }
 
+  /** A to-one join reads the task's `projectId`: no project where that cell is masked. */
   private readableProject(caller: Caller, state: State, task: Row): Row | null {
+    const link = this.oracle.readableFields('Task', caller, task, FEATURES);
+    if (link !== null && !link.has('projectId')) return null;
     const project = state.projects.find((p) => p.id === task.projectId);
     if (project === undefined || project.organizationId !== caller.org) return null;
     return this.oracle.can('Project', caller, 'read', project) ? project : null;
@@ -317,6 +320,8 @@ class Session {
     if (joins.includes('comments')) {
       out.comments = state.comments
         .filter((comment) => comment.taskId === task.id && comment.organizationId === caller.org && this.oracle.can('Comment', caller, 'read', comment))
+        // A comment is a task's child for the caller only where they may read its `taskId`.
+        .filter((comment) => this.oracle.readableFields('Comment', caller, comment, FEATURES)?.has('taskId') ?? true)
         .map((comment) => comment.id as number)
         .sort((x, y) => x - y);
     }
@@ -520,6 +525,12 @@ class Session {
 
   private currentCaller: Caller | null = null;
 
+  /** Whether some role admits the body's fields (a field its `set` fills counts as granted), whatever the row. */
+  private admitted(rules: readonly AppliedRule[] | null, body: Row): boolean {
+    if (!FEATURES.writeFields || rules === null || rules.length === 0) return true;
+    return rules.some((rule) => rule.fields === null || Object.keys(body).every((field) => rule.fields!.includes(field) || (rule.set !== null && field in rule.set)));
+  }
+
   private async byId(caller: Caller, method: 'patch' | 'put' | 'delete', state: State): Promise<{ verdict: Verdict; expected: State; status: number }> {
     this.currentCaller = caller;
     const operation = method === 'delete' ? 'delete' : 'update';
@@ -527,6 +538,8 @@ class Session {
     const id = task?.id ?? 999_999;
     const body = method === 'delete' ? undefined : this.randomBody();
     let status: number | number[] = this.oracle.granted('Task', caller, operation) ? this.byIdStatus(caller, task, operation) : 403;
+    // Fields no role of the caller admits are refused before the row is looked up (403, even for a missing row).
+    if (body !== undefined && !this.admitted(this.oracle.rules('Task', caller, 'update'), body)) status = 403;
     let expected = state;
     if (status === 200 && task !== null) {
       if (operation === 'delete') {
@@ -589,6 +602,14 @@ class Session {
     if (!this.oracle.granted('Task', caller, operation)) {
       return { verdict: answer.status === 403 ? null : `${where}: status ${answer.status} ${JSON.stringify(answer.body)}, oracle 403`, expected: state, status: answer.status };
     }
+    if (body !== undefined && !this.admitted(this.oracle.rules('Task', caller, 'update'), body)) {
+      return { verdict: answer.status === 403 ? null : `${where}: status ${answer.status} ${JSON.stringify(answer.body)}, oracle 403`, expected: state, status: answer.status };
+    }
+    // The filter of a write names a field as a read's does: 400 when no read rule of the caller grants it.
+    // A caller with no read rule at all is not refused by name: their filter matches no row (affected 0).
+    if (this.oracle.granted('Task', caller, 'read') && this.unnamable(caller, [condition.field]) === 400) {
+      return { verdict: answer.status === 400 ? null : `${where}: status ${answer.status} ${JSON.stringify(answer.body)}, oracle 400`, expected: state, status: answer.status };
+    }
     const cell = this.cells(caller, state);
     const touched = this.readableTasks(caller, state).filter((row) => this.oracle.can('Task', caller, operation, row) && matches(condition.s, row, caller, cell));
     const ids = new Set(touched.map((row) => row.id));
@@ -611,7 +632,11 @@ class Session {
     const got = JSON.stringify({ affected: result.affected, data: [...result.data].sort((x, y) => (x.id as number) - (y.id as number)).map(normal) });
     const want = JSON.stringify({
       affected: touched.length,
-      data: expected.tasks.filter((t) => ids.has(t.id)).map(normal).concat(operation === 'delete' ? touched.map(normal) : []),
+      // The rows as the caller may read them after the write (a deleted row: as it was).
+      data: expected.tasks
+        .filter((t) => ids.has(t.id))
+        .concat(operation === 'delete' ? touched : [])
+        .map((row) => normal(this.view(caller, expected, row, null, []))),
     });
     return { verdict: got === want ? null : `${where}:\n  answer ${got}\n  oracle ${want}`, expected, status };
   }
