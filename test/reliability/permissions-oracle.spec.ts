@@ -602,13 +602,14 @@ class Session {
     if (!this.oracle.granted('Task', caller, operation)) {
       return { verdict: answer.status === 403 ? null : `${where}: status ${answer.status} ${JSON.stringify(answer.body)}, oracle 403`, expected: state, status: answer.status };
     }
-    if (body !== undefined && !this.admitted(this.oracle.rules('Task', caller, 'update'), body)) {
-      return { verdict: answer.status === 403 ? null : `${where}: status ${answer.status} ${JSON.stringify(answer.body)}, oracle 403`, expected: state, status: answer.status };
-    }
     // The filter of a write names a field as a read's does: 400 when no read rule of the caller grants it.
     // A caller with no read rule at all is not refused by name: their filter matches no row (affected 0).
     if (this.oracle.granted('Task', caller, 'read') && this.unnamable(caller, [condition.field]) === 400) {
       return { verdict: answer.status === 400 ? null : `${where}: status ${answer.status} ${JSON.stringify(answer.body)}, oracle 400`, expected: state, status: answer.status };
+    }
+    // The query is validated (400) before the body's fields are admitted (403).
+    if (body !== undefined && !this.admitted(this.oracle.rules('Task', caller, 'update'), body)) {
+      return { verdict: answer.status === 403 ? null : `${where}: status ${answer.status} ${JSON.stringify(answer.body)}, oracle 403`, expected: state, status: answer.status };
     }
     const cell = this.cells(caller, state);
     const touched = this.readableTasks(caller, state).filter((row) => this.oracle.can('Task', caller, operation, row) && matches(condition.s, row, caller, cell));
