@@ -512,10 +512,8 @@ class Session {
     if (rules === null) return { body };
     let written = body;
     if (FEATURES.set) for (const rule of rules) if (rule.set) written = { ...written, ...resolveSet(rule.set, this.currentCaller!) };
-    if (FEATURES.writeFields && !rules.some((rule) => rule.fields === null)) {
-      const allowed = new Set(rules.flatMap((rule) => rule.fields ?? []));
-      if (Object.keys(body).some((key) => !allowed.has(key))) return { status: 403 };
-    }
+    // A role admits the write when its fields grant every field written (docs/permissions.md, Several roles).
+    if (!this.admitted(rules, body)) return { status: 403 };
     if (FEATURES.check && !rules.some((rule) => rule.check === null)) {
       const row = after(written);
       if (!rules.some((rule) => rule.check !== null && matches(rule.check, row, this.currentCaller!))) return { status: 403 };
@@ -538,8 +536,13 @@ class Session {
     const id = task?.id ?? 999_999;
     const body = method === 'delete' ? undefined : this.randomBody();
     let status: number | number[] = this.oracle.granted('Task', caller, operation) ? this.byIdStatus(caller, task, operation) : 403;
-    // Fields no role of the caller admits are refused before the row is looked up (403, even for a missing row).
-    if (body !== undefined && !this.admitted(this.oracle.rules('Task', caller, 'update'), body)) status = 403;
+    // Fields no role of the caller admits are refused with 403 by the service. When a row rule applies to the
+    // caller, ScopeGuard meets the record's row rules first (its 404 or 403); otherwise 403 even for a missing row.
+    if (body !== undefined && !this.admitted(this.oracle.rules('Task', caller, 'update'), body)) {
+      const rowRules = [...(this.oracle.rules('Task', caller, 'read') ?? []), ...(this.oracle.rules('Task', caller, 'update') ?? [])];
+      const guarded = rowRules.some((rule) => rule.where !== null || rule.none);
+      status = guarded && status !== 200 ? status : 403;
+    }
     let expected = state;
     if (status === 200 && task !== null) {
       if (operation === 'delete') {
