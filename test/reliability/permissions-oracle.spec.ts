@@ -514,14 +514,24 @@ class Session {
     if (FEATURES.set) for (const rule of rules) if (rule.set) written = { ...written, ...resolveSet(rule.set, this.currentCaller!) };
     // A role admits the write when its fields grant every field written (docs/permissions.md, Several roles).
     if (!this.admitted(rules, body)) return { status: 403 };
-    if (FEATURES.check && !rules.some((rule) => rule.check === null)) {
+    // The row must meet the check of some of the roles chosen (those admitting the body), not of any role.
+    const chosen = FEATURES.writeFields ? this.chosen(rules, body)! : rules;
+    if (FEATURES.check && !chosen.some((rule) => rule.check === null)) {
       const row = after(written);
-      if (!rules.some((rule) => rule.check !== null && matches(rule.check, row, this.currentCaller!))) return { status: 403 };
+      if (!chosen.some((rule) => rule.check !== null && matches(rule.check, row, this.currentCaller!))) return { status: 403 };
     }
     return { body: written };
   }
 
   private currentCaller: Caller | null = null;
+
+  /** The roles a by-filter update is written through: those admitting the body, the ones without `set` first; null: no rules. */
+  private chosen(rules: readonly AppliedRule[] | null, body: Row): AppliedRule[] | null {
+    if (rules === null) return null;
+    const admitting = rules.filter((rule) => this.admitted([rule], body));
+    const unforced = admitting.filter((rule) => rule.set === null || Object.keys(rule.set).length === 0);
+    return unforced.length > 0 ? unforced : admitting;
+  }
 
   /** Whether some role admits the body's fields (a field its `set` fills counts as granted), whatever the row. */
   private admitted(rules: readonly AppliedRule[] | null, body: Row): boolean {
@@ -615,7 +625,13 @@ class Session {
       return { verdict: answer.status === 403 ? null : `${where}: status ${answer.status} ${JSON.stringify(answer.body)}, oracle 403`, expected: state, status: answer.status };
     }
     const cell = this.cells(caller, state);
-    const touched = this.readableTasks(caller, state).filter((row) => this.oracle.can('Task', caller, operation, row) && matches(condition.s, row, caller, cell));
+    // An update changes the rows the chosen roles reach: those admitting the body, the ones without `set` first.
+    const updateRules = operation === 'update' ? this.chosen(this.oracle.rules('Task', caller, 'update'), body!) : null;
+    const reaches = (row: Row) =>
+      updateRules === null
+        ? this.oracle.can('Task', caller, operation, row)
+        : updateRules.some((rule) => !rule.none && (rule.where === null || matches(rule.where, row, caller)));
+    const touched = this.readableTasks(caller, state).filter((row) => reaches(row) && matches(condition.s, row, caller, cell));
     const ids = new Set(touched.map((row) => row.id));
     let expected: State;
     let status = 200;
@@ -624,7 +640,7 @@ class Session {
     } else {
       const changed = new Map<unknown, Row>();
       for (const row of touched) {
-        const write = this.writeRules(this.oracle.reaching('Task', caller, 'update', row), body!, (written) => ({ ...row, ...written }));
+        const write = this.writeRules(updateRules, body!, (written) => ({ ...row, ...written }));
         if ('status' in write) status = write.status;
         else changed.set(row.id, { ...row, ...write.body });
       }
