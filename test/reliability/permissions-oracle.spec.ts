@@ -549,10 +549,10 @@ class Session {
     // Fields no role of the caller admits are refused with 403 by the service. When a row rule applies to the
     // caller, ScopeGuard meets the record's row rules first (its 404 or 403); otherwise 403 even for a missing row.
     if (body !== undefined && !this.admitted(this.oracle.rules('Task', caller, 'update'), body)) {
-      const readRules = this.oracle.rules('Task', caller, 'read');
-      const rowRules = [...(readRules ?? []), ...(this.oracle.rules('Task', caller, 'update') ?? [])];
-      // No read rule at all reaches no row: that is a row rule too.
-      const guarded = (readRules !== null && readRules.length === 0) || rowRules.some((rule) => rule.where !== null || rule.none);
+      // As PermissionRules.rowWhere: an operation restricts rows unless some rule of it reaches every row
+      // (no rule at all reaches none, a restriction too).
+      const restricts = (rules: readonly AppliedRule[] | null) => rules !== null && !rules.some((rule) => rule.where === null);
+      const guarded = restricts(this.oracle.rules('Task', caller, 'read')) || restricts(this.oracle.rules('Task', caller, 'update'));
       status = guarded && status !== 200 ? status : 403;
     }
     let expected = state;
