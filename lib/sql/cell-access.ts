@@ -23,10 +23,14 @@ export function readableColumnSql(target: AliasedEntity, field: string, sql: Sql
   return readable === NEVER ? 'NULL' : `CASE WHEN ${readable} THEN ${column} END`;
 }
 
-/** `condition` on a cell, false where the cell is unreadable. */
-export function onReadableCell(readable: string | null, condition: string): string {
-  if (readable === null) return condition;
-  return readable === NEVER ? 'FALSE' : `((${readable}) AND ${condition})`;
+/**
+ * `condition` on a cell, false where the cell is unreadable. The condition is built only when the cell
+ * may be readable: a condition built and then dropped would leave its bound parameters without a
+ * placeholder in the statement, which PostgreSQL rejects ("could not determine data type of parameter").
+ */
+export function onReadableCell(readable: string | null, condition: () => string): string {
+  if (readable === NEVER) return 'FALSE';
+  return readable === null ? condition() : `((${readable}) AND ${condition()})`;
 }
 
 /** Where the link of `relation` from `from` to `to` reads a foreign key, whether the caller may read it (null: always). */

@@ -84,7 +84,7 @@ export function existsThroughSql(
   relations.forEach((name, index) => {
     const relation = previous.plan.relation(name);
     const next: AliasedEntity = { alias: sql.alias(options.aliasPrefix), plan: sql.plans.get(relation.target) };
-    const link = onReadableCell(readableLinkSql(relation, previous, next, sql, options.cells ?? ALL_CELLS), relationLinkSql(relation, previous, next));
+    const link = onReadableCell(readableLinkSql(relation, previous, next, sql, options.cells ?? ALL_CELLS), () => relationLinkSql(relation, previous, next));
     if (index === 0) {
       tables.push(`${next.plan.table} ${next.alias}`);
       where.push(link);

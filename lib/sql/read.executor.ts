@@ -287,7 +287,7 @@ export class ReadExecutor {
       const toOne = current.toOne.map((child) => {
         const relation = child.relation!;
         const joinedTarget: AliasedEntity = { alias: sql.escape(`t${++aliasCount}`), plan: child.plan };
-        const on = [onReadableCell(readableLinkSql(relation, target, joinedTarget, sql, cells), relationLinkSql(relation, target, joinedTarget))];
+        const on = [onReadableCell(readableLinkSql(relation, target, joinedTarget, sql, cells), () => relationLinkSql(relation, target, joinedTarget))];
         if (!includeDeleted) pushLiveCondition(on, joinedTarget);
         const scope = related(joinedTarget, sql);
         if (scope !== null) on.push(`(${scope})`);
@@ -330,7 +330,7 @@ export class ReadExecutor {
     const foreignKey = `${childRoot.alias}.${node.plan.column(relation.foreignKey)}`;
     const foreignKeyIndex = segment.select.push(foreignKey) - 1;
     // A child whose link to its parent the caller cannot read is not one of its children for them.
-    const where = [onReadableCell(cells(childRoot, relation.foreignKey, sql), `${foreignKey} = ANY(${sql.param(ids)})`)];
+    const where = [onReadableCell(cells(childRoot, relation.foreignKey, sql), () => `${foreignKey} = ANY(${sql.param(ids)})`)];
     pushLiveCondition(where, childRoot);
     const scope = related(childRoot, sql);
     if (scope !== null) where.push(`(${scope})`);

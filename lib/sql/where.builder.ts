@@ -57,7 +57,7 @@ function conditionOnPath(
 ): string {
   const isEnum = ref.column.type === 'enum';
   const on = (target: AliasedEntity) =>
-    onReadableCell(cells(target, ref.column.name, sql), build(`${target.alias}.${target.plan.column(ref.column.name)}`, isEnum));
+    onReadableCell(cells(target, ref.column.name, sql), () => build(`${target.alias}.${target.plan.column(ref.column.name)}`, isEnum));
   if (ref.relationPath.length === 0) return on(root);
   const direct = joined(ref.relationPath);
   if (direct) return on(direct);

@@ -6,7 +6,7 @@
  */
 
 /** The rule features the product enforces today (issue #28). The lead switches the others on as they land. */
-export const ENFORCED_FEATURES = ['operations', 'where', 'readFields', 'writeFields', 'set', 'check'] as const;
+export const ENFORCED_FEATURES = ['operations', 'where'] as const;
 
 export type Feature = 'operations' | 'where' | 'readFields' | 'writeFields' | 'set' | 'check';
 export type Features = Readonly<Record<Feature, boolean>>;
@@ -202,6 +202,8 @@ function compareOp(op: string, cell: unknown, value: unknown): boolean {
 
 /** Whether `row` meets a condition of the `s` syntax (placeholders resolved for `caller`). */
 export function matches(condition: Condition, row: Row, caller: Caller, cell: CellReader = (r, f) => r[f]): boolean {
+  // As compiled: a condition naming a value the caller lacks (a `check` on a claim the token lacks) meets no row.
+  if (lacksValue(condition, caller)) return false;
   return Object.entries(condition).every(([key, value]) => {
     if (key === '$or') return (value as Condition[]).some((child) => matches(child, row, caller, cell));
     if (key === '$and') return (value as Condition[]).every((child) => matches(child, row, caller, cell));
