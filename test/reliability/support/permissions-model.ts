@@ -269,10 +269,12 @@ export class PermissionOracle {
     return rules === null || rules.length > 0;
   }
 
-  /** The fields of `row` the caller may read (with the `readFields` feature), or null for all of them. */
+  /** The fields of `row` the caller may read (field rules with the `readFields` feature), or null for all of them. */
   readableFields(entity: EntityName, caller: Caller, row: Row, features: Features): ReadonlySet<string> | null {
-    if (!features.readFields) return null;
     const rules = this.reaching(entity, caller, 'read', row);
+    // A row no read rule reaches (a write's answer): its primary key only, with or without field rules.
+    if (rules !== null && rules.length === 0) return new Set(['id']);
+    if (!features.readFields) return null;
     if (rules === null || rules.some((rule) => rule.fields === null)) return null;
     return new Set(['id', ...rules.flatMap((rule) => rule.fields ?? [])]);
   }
