@@ -32,9 +32,9 @@ export function continueAfterCursor(query: ValidatedQuery, parsed: ParsedQuery, 
     content.after.length === keys.length &&
     keys.every((key, i) => {
       const value = content.after[i];
-      // NULL: a nullable column, a to-one join, or a cell the field rules of `permissions` make unreadable
-      // for some callers (it sorts as NULL); never the primary key.
-      if (value === null || value === undefined) return key.column.column.kind !== 'primary';
+      // NULL: a nullable column, a to-one join (its primary key included: a LEFT JOIN), or a cell the field
+      // rules of `permissions` make unreadable for some callers (it sorts as NULL); never the root's primary key.
+      if (value === null || value === undefined) return key.column.relationPath.length > 0 || key.column.column.kind !== 'primary';
       return isKeysetText(key.column.column, value);
     });
   if (!fits) throw new QueryError('cursor', 'does not fit this list: send the nextCursor of a previous answer unchanged');
