@@ -14,6 +14,7 @@ import type { SqlExecutor } from '../../../lib/sql/sql-executor';
 import type { Statement } from '../../../lib/sql/statement';
 import { LoanItem, Note as OpsNote, svcSchema as opsSchema } from '../../apps/ops/src/autogen';
 import {
+import { ALL_CELLS, type CellAccess } from '../../../lib/sql/cell-access';
   Announcement,
   Comment,
   Invoice,
@@ -81,6 +82,9 @@ export class RecordingExecutor {
   escape(identifier: string): string {
     return `"${identifier}"`;
   }
+
+  /** A caller without field rules: every cell readable, as `SqlExecutor` without `readingAs()`. */
+  readonly cells: CellAccess = ALL_CELLS;
 
   /** Typed as the executor the builders take. */
   asExecutor(): SqlExecutor {
