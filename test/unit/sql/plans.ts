@@ -9,12 +9,12 @@ import { DataSource } from 'typeorm';
 import { parseQuery } from '../../../lib/query/parse-query';
 import type { ValidatedQuery } from '../../../lib/query/query.types';
 import { validateQuery } from '../../../lib/query/validate-query';
+import { ALL_CELLS, type CellAccess } from '../../../lib/sql/cell-access';
 import { EntityPlans } from '../../../lib/sql/entity-plan';
 import type { SqlExecutor } from '../../../lib/sql/sql-executor';
 import type { Statement } from '../../../lib/sql/statement';
 import { LoanItem, Note as OpsNote, svcSchema as opsSchema } from '../../apps/ops/src/autogen';
 import {
-import { ALL_CELLS, type CellAccess } from '../../../lib/sql/cell-access';
   Announcement,
   Comment,
   Invoice,
