@@ -91,6 +91,8 @@ export function compileCondition(
 
 /** The permission rules of a model, for callers. */
 export class PermissionRules {
+  private readonly compiledByRequest = new WeakMap<PermissionRequest, Map<string, readonly CallerRule[]>>();
+
   constructor(
     private readonly model: ServiceModel,
     private readonly entities: ReadonlyMap<string, EntityModel>,
@@ -105,6 +107,16 @@ export class PermissionRules {
     if (entity.permissions === null) return this.model.auth?.permissionsDefault === 'deny' ? [] : null;
     const auth = request.auth;
     if (auth === null) return [];
+    // One request asks for the same rules many times (conditions, joins, cells, the miss's 403 or 404):
+    // compiled once per request, entity and operation.
+    let compiled = this.compiledByRequest.get(request);
+    if (compiled === undefined) {
+      compiled = new Map();
+      this.compiledByRequest.set(request, compiled);
+    }
+    const key = `${entity.name}\u0000${operation}`;
+    const known = compiled.get(key);
+    if (known !== undefined) return known;
     const roles = Array.isArray(auth.roles) ? auth.roles : [];
     const resolve = (placeholder: string) => placeholderValue(auth, placeholder, this.model);
     const rules: CallerRule[] = [];
@@ -113,6 +125,7 @@ export class PermissionRules {
       if (rule === undefined || !(role === ANY_ROLE || roles.includes(role))) continue;
       rules.push(this.callerRule(role, rule, entity, resolve));
     }
+    compiled.set(key, rules);
     return rules;
   }
 
