@@ -6,8 +6,9 @@
  * role's `set` fills is not the caller's: its value is overwritten), and the caller has every `$auth.*`
  * value of the role's `set`. Among the admitting roles, those without `set` win (their grant is the wider
  * one: the body is written as sent); otherwise the admitting roles' `set` must agree, or the write is
- * refused rather than guessed. The row must meet the `check` of some admitting role, and for an update, the
- * `where` of some admitting role.
+ * refused rather than guessed. A created row must meet the `check` of some admitting role. An updated row
+ * must meet the `check` of an admitting role whose `where` reached it before the write: a role's check
+ * pairs with its own rows, so a role that does not reach a row never waives another role's check.
  */
 import { ForbiddenException, HttpStatus } from '@nestjs/common';
 import type { ValidatedWhere } from '../query/query.types';
@@ -80,7 +81,7 @@ export class WritePermissions {
     return {
       set,
       rows: operation === 'update' ? anyOf(chosen.map((rule) => rule.where)) : null,
-      check: anyOf(chosen.map((rule) => rule.check)),
+      check: operation === 'update' ? reachedRoleCheck(chosen) : anyOf(chosen.map((rule) => rule.check)),
       granted: intersection(chosen.map((rule) => rule.fields)),
       roles: chosen.map((rule) => rule.role).join(','),
       refusal:
@@ -90,10 +91,10 @@ export class WritePermissions {
     };
   }
 
-  /** The check a recovered row must meet: that of some role granted update (a recovery writes no field); null: none. */
+  /** The check a recovered row must meet: that of a role granted update that reaches it (a recovery writes no field); null: none. */
   recoverCheck(entity: EntityModel, request: PermissionRequest): WriteCheck | null {
     const rules = this.rules.callerRules(entity, request, 'update');
-    return rules === null ? null : anyOf(rules.map((rule) => rule.check));
+    return rules === null ? null : reachedRoleCheck(rules);
   }
 }
 
@@ -151,6 +152,30 @@ export function allChecks(admissions: readonly (WriteAdmission | null)[]): Write
   const checks = [...byRoles.values()];
   if (checks.length === 0) return null;
   return (root, sql) => checks.map((check) => `(${check(root, sql)})`).join(' AND ');
+}
+
+/**
+ * The check of an update admitted by `rules`: for some role, its `where` on the row before the write AND
+ * its `check` on the row after. The row before is read by a sub-query on the same table, which sees the
+ * statement's snapshot, not the row the statement writes. Null when no role needs a check on a row it
+ * reaches: the statement's WHERE already holds the OR of the roles' `where`.
+ */
+function reachedRoleCheck(rules: readonly CallerRule[]): WriteCheck | null {
+  if (rules.every((rule) => rule.check === null) || rules.some((rule) => rule.where === null && rule.check === null)) return null;
+  return (root, sql) => {
+    const pk = root.plan.primaryKeyColumn;
+    const terms = rules.map((rule) => {
+      const parts: string[] = [];
+      if (rule.where !== null) {
+        const before = sql.alias('svc_before');
+        const reached = buildWhereSql(rule.where, { alias: before, plan: root.plan }, () => undefined, sql);
+        parts.push(`EXISTS (SELECT 1 FROM ${root.plan.table} AS ${before} WHERE ${before}.${pk} = ${root.alias}.${pk} AND ${reached})`);
+      }
+      if (rule.check !== null) parts.push(buildWhereSql(rule.check, root, () => undefined, sql));
+      return parts.length === 0 ? 'TRUE' : `(${parts.join(' AND ')})`;
+    });
+    return `(${terms.join(' OR ')})`;
+  };
 }
 
 /** The OR of the conditions, as SQL on a row; null when one of them is null (every row). */

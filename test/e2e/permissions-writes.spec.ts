@@ -40,6 +40,8 @@ const BLOCKS: PermissionBlocks = {
     manager: { read: true, create: true, update: true, delete: true },
     drafter: { read: true, create: { fields: ['priority'], set: { title: 'Untitled' } } },
     triager: { read: true, update: { where: { visibility: 'public' }, fields: ['priority'] } },
+    editor: { read: true, update: { where: { assigneeId: '$auth.userId' }, fields: ['title'], check: { title: { $starts: 'ok' } } } },
+    publisher: { read: true, update: { where: { visibility: 'public' }, fields: ['title'] } },
     low: { read: true, create: { set: { priority: 1 } } },
     high: { read: true, create: { set: { priority: 9 } } },
   },
@@ -50,6 +52,7 @@ const BLOCKS: PermissionBlocks = {
       update: { where: { authorId: '$auth.userId' }, check: { body: { $starts: 'ok' } } },
       delete: true,
     },
+    curator: { read: true, update: { where: { body: { $starts: 'curated' } } } },
   },
 };
 
@@ -286,6 +289,22 @@ describe.each(DATABASE_KINDS)('write permissions (%s)', (kind) => {
       expect(await task(ownPublic)).toMatchObject({ priority: 7 });
     });
 
+    it("a role's check pairs with its own where: a role that does not reach the row never waives another's check", async () => {
+      const both = w.header(w.users.ann, w.orgA, ['editor', 'publisher']);
+      const before = await task(own);
+      // Only editor reaches ann's team task, so editor's check applies; publisher's lack of one does not.
+      expect((await http().patch(`/tasks/${own}`).set(both).send({ title: 'bad' }).expect(403)).body).toEqual(checkFailed('update'));
+      expect((await http().put(`/tasks/${own}`).set(both).send({ title: 'bad' }).expect(403)).body).toEqual(checkFailed('update'));
+      expect((await http().patch(`/tasks?filter=id||$eq||${own}`).set(both).send({ title: 'bad' }).expect(403)).body).toEqual(
+        checkFailed('update'),
+      );
+      expect(await task(own)).toEqual(before);
+      await http().patch(`/tasks/${own}`).set(both).send({ title: 'ok, edited' }).expect(200);
+      // publisher reaches the public task and has no check.
+      await http().patch(`/tasks/${ownPublic}`).set(both).send({ title: 'anything' }).expect(200);
+      expect(await task(ownPublic)).toMatchObject({ title: 'anything' });
+    });
+
     it(`PUT (${put}): granted fields only; ${put === 'replace' ? 'fields the caller may not write keep their value' : 'omitted fields keep their value'}`, async () => {
       await app.get(TaskService).updateOne(own, { priority: 5, done: true, estimate: '7.00' }, systemRequest(w.orgA));
       const res = await http().put(`/tasks/${own}`).set(member).send({ title: 'put' }).expect(200);
@@ -330,6 +349,12 @@ describe.each(DATABASE_KINDS)('write permissions (%s)', (kind) => {
       expect(await tableRows(app, 'comments', `id = ${good} AND deleted_at IS NULL`)).toHaveLength(1);
       expect((await http().patch(`/comments/${bad}/recover`).set(member).expect(403)).body).toEqual(checkFailed('update', 'Comment'));
       expect(await tableRows(app, 'comments', `id = ${bad} AND deleted_at IS NOT NULL`)).toHaveLength(1);
+      // curator reaches curated comments only: it does not waive member's check on ann's comment.
+      const both = w.header(w.users.ann, w.orgA, ['member', 'curator']);
+      expect((await http().patch(`/comments/${bad}/recover`).set(both).expect(403)).body).toEqual(checkFailed('update', 'Comment'));
+      expect(await tableRows(app, 'comments', `id = ${bad} AND deleted_at IS NOT NULL`)).toHaveLength(1);
+      const curated = await seed('curated, deleted');
+      await http().patch(`/comments/${curated}/recover`).set(both).expect(200);
     });
   });
 });

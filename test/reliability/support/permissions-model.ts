@@ -6,7 +6,7 @@
  */
 
 /** The rule features the product enforces today (issue #28). The lead switches the others on as they land. */
-export const ENFORCED_FEATURES = ['operations', 'where'] as const;
+export const ENFORCED_FEATURES = ['operations', 'where', 'readFields', 'writeFields', 'set', 'check'] as const;
 
 export type Feature = 'operations' | 'where' | 'readFields' | 'writeFields' | 'set' | 'check';
 export type Features = Readonly<Record<Feature, boolean>>;
@@ -369,6 +369,14 @@ export function chooseWriteRoles(rules: readonly AppliedRule[], written: readonl
 /** Whether a chosen role reaches `row` for an update (its `where`, with the caller's values). */
 export function chosenReach(chosen: readonly AppliedRule[], row: Row, caller: Caller): boolean {
   return chosen.some((rule) => !rule.none && (rule.where === null || matches(rule.where, row, caller)));
+}
+
+/**
+ * Whether an update of `before` into `after` is admitted by a chosen role that reaches `before` and whose
+ * check `after` meets (a role without check admits any row it reaches): a role's check pairs with its rows.
+ */
+export function meetsReachingCheck(chosen: readonly AppliedRule[], before: Row, after: Row, caller: Caller): boolean {
+  return chosen.some((rule) => chosenReach([rule], before, caller) && meetsChosenCheck([rule], after, caller));
 }
 
 /** Whether the written `row` meets the check of some chosen role (a role without check admits any row). */
