@@ -79,7 +79,7 @@ export class ApiClient {
     return this.fetchFn(url, {
       method: request.method ?? 'GET',
       headers,
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      body: request.body === undefined ? null : JSON.stringify(request.body),
       credentials: this.session.mode === 'cookie' ? 'include' : 'same-origin',
     });
   }

@@ -36,7 +36,8 @@ export interface SvcProviders {
 
 /** The data and auth providers of the generated admin app, sharing one session. */
 export function createSvcProviders(options: SvcProviderOptions): SvcProviders {
-  const storage = options.storage ?? globalThis.localStorage;
+  const storage = options.storage ?? (globalThis as { localStorage?: SessionStorage }).localStorage;
+  if (!storage) throw new Error('createSvcProviders: no `storage` given and no window.localStorage');
   const fetchFn: FetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const client = new ApiClient(options.apiUrl.replace(/\/+$/, ''), new Session(storage, options.auth), fetchFn);
   const permissions = new Permissions(client, options.entities);
