@@ -3,12 +3,14 @@ import { createMongoAbility, type MongoAbility, subject } from '@casl/ability';
 import { type PackRule, unpackRules } from '@casl/ability/extra';
 import type { ApiClient } from './api-client';
 
-/** react-admin actions and the API operation each needs; any other action is refused. */
+/** react-admin actions (and the API's own operation names) and the API operation each needs; any other action is refused. */
 const OPERATION_OF_ACTION: Readonly<Record<string, string>> = {
   list: 'read',
   show: 'read',
   export: 'read',
+  read: 'read',
   edit: 'update',
+  update: 'update',
   create: 'create',
   clone: 'create',
   delete: 'delete',
