@@ -40,7 +40,7 @@ interface BrowserInit {
   method?: string;
   headers?: Record<string, string>;
   body?: string | null;
-  credentials?: RequestCredentials;
+  credentials?: 'include' | 'same-origin' | 'omit';
 }
 
 /** `fetch` performed by the page: what the browser answers, as a Node `Response`. */
@@ -50,7 +50,7 @@ function pageFetch(page: Page, calls: string[]) {
       method: init.method ?? 'GET',
       headers: init.headers as Record<string, string>,
       body: (init.body as string | null | undefined) ?? null,
-      credentials: init.credentials ?? 'same-origin',
+      credentials: (init.credentials as BrowserInit['credentials']) ?? 'same-origin',
     };
     calls.push(`${request.method} ${new URL(url).pathname}`);
     const answer = await page.evaluate(
