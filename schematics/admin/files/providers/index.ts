@@ -1,0 +1,24 @@
+/*
+ * The data and auth providers of the admin app. This folder is owned by @svc/nest: it is copied from
+ * the package on every `svc generate --admin` run, so keep your changes in src/App.tsx instead.
+ */
+import crudProvider from 'ra-data-nestjsx-crud';
+import type { AuthProvider, DataProvider } from 'react-admin';
+
+export interface SvcProviderOptions {
+  /** Origin (and path prefix, if any) of the svc API, without a trailing slash. */
+  readonly apiUrl: string;
+  /** How the API authenticates the browser: an `Authorization: Bearer` header, or the `svc_session` cookie. */
+  readonly auth: 'bearer' | 'cookie';
+  /** React-admin resource (the route, `book-copies`) → entity name (`BookCopy`). */
+  readonly entities: Readonly<Record<string, string>>;
+}
+
+export interface SvcProviders {
+  readonly dataProvider: DataProvider;
+  readonly authProvider?: AuthProvider;
+}
+
+export function createSvcProviders(options: SvcProviderOptions): SvcProviders {
+  return { dataProvider: crudProvider(options.apiUrl) };
+}
