@@ -238,7 +238,7 @@ function showView(ctx: Context): string {
     if (target === undefined || !target.routes.includes('find')) continue;
     const targetCtx: Context = { model, entity: target, imports };
     const columns = shownColumns(target)
-      .filter((candidate) => candidate.name !== relation.foreignKey)
+      .filter((candidate) => candidate.name !== relation.foreignKey && candidate.kind !== 'deletedAt')
       .map((candidate) => column(targetCtx, candidate, 'table'));
     const rowClick = target.routes.includes('get') ? 'show' : target.routes.includes('update') ? 'edit' : false;
     fields.push(
