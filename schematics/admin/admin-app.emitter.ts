@@ -4,7 +4,7 @@
  * one override file per resource).
  */
 import type { EntityModel, ServiceModel } from '../../lib/schema/model';
-import { adminEntities, componentPrefix, recordRepresentation } from './admin-entities';
+import { adminEntities, componentPrefix, humanize, recordRepresentation } from './admin-entities';
 import { adminViews } from './admin-resource.emitter';
 
 /** Versions the generated app is written and tested against (the repository's own dev dependencies). */
@@ -42,7 +42,8 @@ export function emitAdminShell(model: ServiceModel): string {
     .map((entity) => `import { ${adminViews(entity).map((view) => `${componentPrefix(entity)}${view}`).join(', ')} } from '../resources/${resourceFile(entity)}';`);
   const resources = entities.map((entity) => {
     const props = adminViews(entity).map((view) => ` ${view.toLowerCase()}={${componentPrefix(entity)}${view}}`);
-    return `        <Resource name=${JSON.stringify(entity.route)}${props.join('')} recordRepresentation=${JSON.stringify(recordRepresentation(entity))} />`;
+    const label = humanize(entity.route.replace(/-/g, '_'));
+    return `        <Resource name=${JSON.stringify(entity.route)}${props.join('')} recordRepresentation=${JSON.stringify(recordRepresentation(entity))} options={{ label: ${JSON.stringify(label)} }} />`;
   });
   return [
     "/// <reference types=\"vite/client\" />",

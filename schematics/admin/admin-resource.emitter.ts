@@ -68,8 +68,8 @@ function column(ctx: Context, column: ColumnModel, layout: 'table' | 'show'): st
   switch (column.type) {
     case 'integer':
       return layout === 'table'
-        ? `<${imports.ra('DataTable')}.NumberCol source=${source} label=${label} />`
-        : `<${imports.ra('NumberField')} source=${source} label=${label} />`;
+        ? `<${imports.ra('DataTable')}.NumberCol source=${source} label=${label} options={{ useGrouping: false }} />`
+        : `<${imports.ra('NumberField')} source=${source} label=${label} options={{ useGrouping: false }} />`;
     case 'boolean':
       return wrap(`<${imports.ra('BooleanField')} source=${source} label=${label} />`);
     case 'timestamptz':

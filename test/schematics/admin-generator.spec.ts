@@ -89,7 +89,7 @@ describe('svc generate --admin', () => {
     expect(read('vite.config.ts')).toContain("base: './'");
     const admin = read('src/generated/admin.tsx');
     expect(admin).toContain("from '../resources/book-copy'");
-    expect(admin).toContain('<Resource name="loans" list={LoanList} show={LoanShow} edit={LoanEdit} create={LoanCreate}');
+    expect(admin).toContain('<Resource name="loans" list={LoanList} show={LoanShow} edit={LoanEdit} create={LoanCreate} recordRepresentation="id" options={{ label: "Loans" }}');
     // Loan has no delete route: no bulk delete, no delete button.
     const loan = read('src/generated/resources/loan.tsx');
     expect(loan).toContain('bulkActionButtons={false}');

@@ -3,7 +3,7 @@
  * the form holds an `InvalidJson` that the field's validator reports, so the form cannot be saved.
  */
 import { type ReactElement, useEffect, useState } from 'react';
-import { FieldTitle, required, ResettableTextField, useInput, type Validator } from 'react-admin';
+import { FieldTitle, InputHelperText, required, ResettableTextField, useInput, type Validator } from 'react-admin';
 
 class InvalidJson {
   constructor(readonly message: string) {}
@@ -46,7 +46,7 @@ export function JsonInput({ source, label, nullable = false }: JsonInputProps): 
       minRows={3}
       resettable={nullable}
       error={fieldState.invalid}
-      helperText={fieldState.error?.message ?? ' '}
+      helperText={<InputHelperText error={fieldState.error?.message} />}
       value={text}
       onChange={(eventOrValue: unknown) => {
         const next = typeof eventOrValue === 'string' ? eventOrValue : ((eventOrValue as { target?: { value?: string } }).target?.value ?? '');
