@@ -23,6 +23,9 @@ const DEV_DEPENDENCIES = {
   vite: '~8.3',
 };
 
+/** The scripts of the admin app's package.json. */
+export const ADMIN_SCRIPTS = { dev: 'vite', build: 'tsc --noEmit -p . && vite build', preview: 'vite preview' } as const;
+
 /**
  * How the admin authenticates. `.svcrc` has no cookie-only session mode (the `svc_session` cookie is asked for
  * per login), so the admin always sends the access token as `Authorization: Bearer`, which works on the same
@@ -104,7 +107,7 @@ export function emitTeamShell(model: ServiceModel): Map<string, string> {
     private: true,
     version: '0.0.0',
     type: 'module',
-    scripts: { dev: 'vite', build: 'tsc --noEmit -p . && vite build', preview: 'vite preview' },
+    scripts: ADMIN_SCRIPTS,
     dependencies: DEPENDENCIES,
     devDependencies: DEV_DEPENDENCIES,
   };
