@@ -73,7 +73,7 @@ export function emitAdminShell(model: ServiceModel): string {
     '  const url = apiUrl ?? svcApiUrl();',
     `  const { dataProvider, authProvider } = useMemo(() => createSvcProviders({ apiUrl: url, auth: '${adminAuthMode(model)}', entities: svcResourceEntities }), [url]);`,
     '  return (',
-    '    <Admin dataProvider={dataProvider} authProvider={authProvider}>',
+    '    <Admin dataProvider={dataProvider} authProvider={authProvider} disableTelemetry>',
     ...resources,
     '      {children}',
     '    </Admin>',

@@ -36,12 +36,13 @@ export function humanize(name: string): string {
 }
 
 /**
- * The field that names a record in references and autocompletes: the first unique text field, else the
- * first text field, else the primary key.
+ * The field that names a record in references and autocompletes: the first unique text field that is not an
+ * e-mail, else the first text field that is not an e-mail, else the first text field, else the primary key.
  */
 export function recordRepresentation(entity: EntityModel): string {
   const texts = shownColumns(entity).filter((column) => column.kind === 'field' && column.type === 'text');
-  return (texts.find((column) => column.unique) ?? texts[0])?.name ?? 'id';
+  const plain = texts.filter((column) => column.field?.isEmail !== true);
+  return (plain.find((column) => column.unique) ?? plain[0] ?? texts[0])?.name ?? 'id';
 }
 
 /** Component name prefix of an entity: `BookCopy`. */
