@@ -1,8 +1,9 @@
 /**
  * `svc generate [--entity <Name>] [--dry-run] [--force] [--schema <file>]`: `.svcrc` → `src/autogen/`;
- * with `--client <dir>`, the typed client `<dir>/svc-client.ts` instead.
+ * with `--client <dir>`, the typed client `<dir>/svc-client.ts` instead; with `--admin <dir>`, the react-admin app.
  */
 import { SVCRC_FILE } from '../../lib/schema/load-svcrc';
+import { generateAdmin } from '../project/admin-generation';
 import { generateClient } from '../project/client-generation';
 import { validateAndGenerate } from '../project/generation';
 import { defineCommand } from '../svc-command';
@@ -13,6 +14,7 @@ interface GenerateOptions {
   readonly force?: boolean;
   readonly schema: string;
   readonly client?: string;
+  readonly admin?: string;
 }
 
 export const generateCommand = defineCommand<GenerateOptions>({
@@ -26,6 +28,7 @@ export const generateCommand = defineCommand<GenerateOptions>({
       .option('-f, --force', 'overwrite or delete generated files even when they were edited by hand')
       .option('-s, --schema <file>', 'schema file', SVCRC_FILE)
       .option('-c, --client <dir>', 'write only the typed TypeScript client, <dir>/svc-client.ts (no server files)')
+      .option('-a, --admin <dir>', 'write only the admin app (Vite, React, react-admin) into <dir> (no server files)')
       .addHelpText(
         'after',
         '\n.svcrc is validated first; an invalid file changes nothing. Files under autogen/ that were edited by hand\n' +
@@ -33,11 +36,22 @@ export const generateCommand = defineCommand<GenerateOptions>({
           'With --client <dir>, only the typed client is written: one dependency-free file, <dir>/svc-client.ts, with a\n' +
           'record, create and update type per entity and a query builder whose field, operator and value types the\n' +
           'compiler checks. It uses the global fetch. --dry-run and --force apply to it; --entity does not.\n\n' +
+          'With --admin <dir>, only the admin app is written: <dir>/src/generated/ is refreshed on every run (views of\n' +
+          'every entity with HTTP routes); package.json, src/App.tsx and src/resources/*.tsx are created once and then\n' +
+          'yours. --dry-run and --force apply to it; --entity does not. See docs/admin.md.\n\n' +
           'Exit code 0 on success (also when nothing changed), 1 on an invalid schema or a refused change.\n\n' +
           'Examples:\n  $ svc generate\n  $ svc generate --entity Task --dry-run\n  $ svc generate --schema config/.svcrc --force\n' +
-          '  $ svc generate --client ../web/src/api',
+          '  $ svc generate --client ../web/src/api\n  $ svc generate --admin admin',
       ),
   run: async ({ options, io }) => {
+    if (options.admin !== undefined) {
+      if (options.entity !== undefined || options.client !== undefined) {
+        io.err('✖ --admin generates the admin of every entity on its own; drop --entity and --client');
+        return 1;
+      }
+      const ok = generateAdmin({ cwd: process.cwd(), dir: options.admin, schema: options.schema, dryRun: options.dryRun, force: options.force, io });
+      return ok ? 0 : 1;
+    }
     if (options.client !== undefined) {
       if (options.entity !== undefined) {
         io.err('✖ --client generates the client of every entity; drop --entity');

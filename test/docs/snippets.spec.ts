@@ -14,6 +14,7 @@ import { COMMANDS } from '../../cli/commands';
 import { buildProgram } from '../../cli/program';
 import type { SvcCommand } from '../../cli/svc-command';
 import { packageJson } from '../../cli/templates/project-files';
+import { ADMIN_SCRIPTS } from '../../schematics/admin/admin-app.emitter';
 import { SMOKE_SCRIPT } from '../../schematics/nest-add/host-test-tooling';
 import { assertBuilt, svc, tempDir } from '../cli/generate.helpers';
 import { codeBlocks, markdownPages, ROOT, type CodeBlock } from './markdown';
@@ -245,6 +246,9 @@ const APP_SCRIPTS = Object.keys(
 /** What `nest add @svc/nest` adds to the scripts of a `nest new` project. */
 const NEST_ADD_SCRIPTS = [SMOKE_SCRIPT];
 
+/** The scripts of the admin app `svc generate --admin` writes (docs/admin.md runs them in that folder). */
+const ADMIN_APP_SCRIPTS = Object.keys(ADMIN_SCRIPTS);
+
 async function commandProblem(words: string[]): Promise<string | undefined> {
   const svcArgs = svcArguments(words);
   if (svcArgs) return svcParses(svcArgs);
@@ -253,7 +257,7 @@ async function commandProblem(words: string[]): Promise<string | undefined> {
   if (tool === 'npm') {
     if (['ci', 'install', 'i', 'pack', 'test'].includes(sub)) return undefined;
     if (sub === 'run') {
-      return [...ROOT_SCRIPTS, ...APP_SCRIPTS, ...NEST_ADD_SCRIPTS].includes(script) ? undefined : `npm run ${script}: no such script`;
+      return [...ROOT_SCRIPTS, ...APP_SCRIPTS, ...NEST_ADD_SCRIPTS, ...ADMIN_APP_SCRIPTS].includes(script) ? undefined : `npm run ${script}: no such script`;
     }
     return `npm ${sub}: not checked`;
   }
