@@ -15,7 +15,7 @@ import type { ValidatedWhere } from '../query/query.types';
 import type { EntityModel, ServiceModel } from '../schema/model';
 import type { RootCondition } from '../sql/conditions';
 import { buildWhereSql } from '../sql/where.builder';
-import type { WriteCheck } from '../sql/write-check';
+import { reachingCheck, type WriteCheck } from '../sql/write-check';
 import type { PermissionRequest } from './operation-permissions';
 import { type CallerRule, PermissionRules } from './permission-rules';
 
@@ -156,26 +156,12 @@ export function allChecks(admissions: readonly (WriteAdmission | null)[]): Write
 
 /**
  * The check of an update admitted by `rules`: for some role, its `where` on the row before the write AND
- * its `check` on the row after. The row before is read by a sub-query on the same table, which sees the
- * statement's snapshot, not the row the statement writes. Null when no role needs a check on a row it
- * reaches: the statement's WHERE already holds the OR of the roles' `where`.
+ * its `check` on the row after. Null when no role needs a check on a row it reaches: the statement's WHERE
+ * already holds the OR of the roles' `where`.
  */
 function reachedRoleCheck(rules: readonly CallerRule[]): WriteCheck | null {
   if (rules.every((rule) => rule.check === null) || rules.some((rule) => rule.where === null && rule.check === null)) return null;
-  return (root, sql) => {
-    const pk = root.plan.primaryKeyColumn;
-    const terms = rules.map((rule) => {
-      const parts: string[] = [];
-      if (rule.where !== null) {
-        const before = sql.alias('svc_before');
-        const reached = buildWhereSql(rule.where, { alias: before, plan: root.plan }, () => undefined, sql);
-        parts.push(`EXISTS (SELECT 1 FROM ${root.plan.table} AS ${before} WHERE ${before}.${pk} = ${root.alias}.${pk} AND ${reached})`);
-      }
-      if (rule.check !== null) parts.push(buildWhereSql(rule.check, root, () => undefined, sql));
-      return parts.length === 0 ? 'TRUE' : `(${parts.join(' AND ')})`;
-    });
-    return `(${terms.join(' OR ')})`;
-  };
+  return reachingCheck(rules.map((rule) => ({ before: rule.where, after: rule.check })));
 }
 
 /** The OR of the conditions, as SQL on a row; null when one of them is null (every row). */

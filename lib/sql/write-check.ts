@@ -4,8 +4,10 @@
  * fails it raises an error inside that statement, so the statement (and the transaction around it)
  * writes nothing. The error carries a marker that `isWriteCheckFailure()` recognizes.
  */
+import type { ValidatedWhere } from '../query/query.types';
 import type { RootCondition } from './conditions';
 import type { AliasedEntity, SqlContext } from './sql-context';
+import { buildWhereSql } from './where.builder';
 
 /** A condition on the written row, as SQL on its alias (the table, in RETURNING). */
 export type WriteCheck = RootCondition;
@@ -18,6 +20,34 @@ export interface UpsertChecks {
   readonly inserted: WriteCheck | null;
   readonly updated: WriteCheck | null;
   readonly insertOnly?: ReadonlySet<string>;
+}
+
+/** One role's part of an update's check: its `where` on the row before the write, its `check` on the row after; null: none. */
+export interface ReachingCheck {
+  readonly before: ValidatedWhere | null;
+  readonly after: ValidatedWhere | null;
+}
+
+/**
+ * The check of an update: for some role, its `where` on the row before the write AND its `check` on the
+ * row after. The row before is read by a sub-query on the same table, which sees the statement's snapshot,
+ * not the row the statement writes.
+ */
+export function reachingCheck(roles: readonly ReachingCheck[]): WriteCheck {
+  return (root, sql) => {
+    const pk = root.plan.primaryKeyColumn;
+    const terms = roles.map((role) => {
+      const parts: string[] = [];
+      if (role.before !== null) {
+        const before = sql.alias('svc_before');
+        const reached = buildWhereSql(role.before, { alias: before, plan: root.plan }, () => undefined, sql);
+        parts.push(`EXISTS (SELECT 1 FROM ${root.plan.table} AS ${before} WHERE ${before}.${pk} = ${root.alias}.${pk} AND ${reached})`);
+      }
+      if (role.after !== null) parts.push(buildWhereSql(role.after, root, () => undefined, sql));
+      return parts.length === 0 ? 'TRUE' : `(${parts.join(' AND ')})`;
+    });
+    return `(${terms.join(' OR ')})`;
+  };
 }
 
 /** The text a failed check casts to an integer; `:` never occurs in a property name, nor in our other SQL. */
