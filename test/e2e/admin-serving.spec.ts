@@ -154,12 +154,16 @@ describe.each(ADAPTERS)('api.admin on (%s)', (_platform, adapter) => {
       '/_admin/%2e%2e',
       '/_admin/.env',
       '/_admin/%2eenv',
-      '/_admin//etc/passwd',
+      `/_admin/${root}/.svcrc`,
+      `/_admin/${encodeURIComponent(join(root, '.svcrc'))}`,
     ];
     for (const path of paths) {
       const answer = await rawGet(running.app, path);
       expect({ path, status: answer.status, leaked: answer.body.includes(SECRET) }).toEqual({ path, status: 404, leaked: false });
     }
+    // A path without an extension is a page of the app: index.html, never a file it names.
+    const page = await rawGet(running.app, '/_admin//etc/passwd');
+    expect([page.status, page.body]).toEqual([200, INDEX]);
   });
 
   it('is not held by the guards, the rate limit or the JSON-only check, and needs no CORS', async () => {
