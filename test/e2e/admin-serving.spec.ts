@@ -166,7 +166,7 @@ describe.each(ADAPTERS)('api.admin on (%s)', (_platform, adapter) => {
     expect([page.status, page.body]).toEqual([200, INDEX]);
   });
 
-  it('is not held by the guards, the rate limit or the JSON-only check, and needs no CORS', async () => {
+  it('is not held by the authentication and tenant guards nor the rate limit (3 a minute), and needs no CORS', async () => {
     await http().get('/projects').expect(401);
     for (let i = 0; i < 6; i++) {
       const page = await http().get('/_admin/').set('Content-Type', 'text/plain').expect(200);
