@@ -1,5 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { resolve } from 'node:path';
+import { createAdminAppMiddleware } from './http/admin-app';
 import { corsOptions } from './http/cors-options';
 import { useJsonBodyParser } from './http/json-body';
 import { createJsonOnlyMiddleware } from './http/json-only';
@@ -18,12 +20,20 @@ export interface ConfigureAppOptions {
    * `api.docs` of `.svcrc` (itself default true). `false` here or there turns the page off.
    */
   docs?: boolean;
+  /**
+   * Serve the built admin app at `/_admin` when `api.admin` of `.svcrc` is on (it is off by
+   * default). `false` here turns it off, as `docs` does for `/_docs`. Its folder is `api.admin.dir`
+   * relative to the working directory (the project root), unless `adminRoot` says otherwise.
+   */
+  admin?: boolean;
+  /** The folder `api.admin.dir` is relative to. Default: the working directory. */
+  adminRoot?: string;
 }
 
 /**
  * Applies the service-wide settings of `.svcrc` to an application: no `X-Powered-By` header,
  * CORS, request bodies as JSON only (any other body is 415) within the body limit, the OpenAPI
- * page at `/_docs` unless `api.docs` is false; and, first, the process settings of
+ * page at `/_docs` unless `api.docs` is false, the admin app at `/_admin` when `api.admin` is on; and, first, the process settings of
  * `applyOperationalSettings()`: `LOG_LEVEL`, `TRUST_PROXY`, request logging, and a
  * graceful shutdown on SIGTERM (in-flight requests finish, the database closes, exit 0); and a port already in
  * use ends the start with one line and exit code 1 (`endStartOnListenFailure()`).
@@ -35,6 +45,11 @@ export function configureSvcApp(app: INestApplication, options: ConfigureAppOpti
   hidePoweredBy(app);
   if (model.api.cors) {
     app.enableCors(corsOptions(model.api.cors));
+  }
+  if (model.api.admin && options.admin !== false) {
+    const { dir } = model.api.admin;
+    // Before the JSON-only check: a GET of a page or an asset is never refused for its headers.
+    app.use(createAdminAppMiddleware({ dir: resolve(options.adminRoot ?? process.cwd(), dir), shownDir: dir }));
   }
   // After CORS, so an allowed origin can read the 415; before any body parser.
   app.use(createJsonOnlyMiddleware());

@@ -260,6 +260,12 @@ export interface ConcurrencyModel {
   readonly maxWaitMs: number;
 }
 
+/** `api.admin` when on: where the admin app is, its build output being `<dir>/dist`. */
+export interface AdminModel {
+  /** Folder of the admin app, relative to the project root (default `admin`). */
+  readonly dir: string;
+}
+
 export interface ServiceModel {
   readonly version: 2;
   readonly language: 'typescript';
@@ -278,6 +284,8 @@ export interface ServiceModel {
     readonly concurrency: ConcurrencyModel;
     /** Serve the OpenAPI page at `/_docs` (`/_docs-json`, `/_docs-yaml`), default true. */
     readonly docs: boolean;
+    /** The admin app served at `/_admin` (`api.admin`), or `null` when off (the default). */
+    readonly admin: AdminModel | null;
     /** Writes by id (PATCH, PUT, DELETE, recover) without `If-Match` answer 428, default false. */
     readonly requireIfMatch: boolean;
     /** Most rows one by-filter PATCH or DELETE may change (`api.bulkWriteLimit`, default 1000). */

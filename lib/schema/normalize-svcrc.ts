@@ -5,6 +5,7 @@
  */
 import {
   CRUD_OPERATIONS,
+  type AdminModel,
   PERMISSION_OPERATIONS,
   type AuthModel,
   type ColumnModel,
@@ -22,7 +23,7 @@ import {
 import { conventionalPasswordField, isUserEntity, PRIMARY_KEY } from './identity-fields';
 import { CRUD_ROUTE_KEYS, type CrudRouteKey, routeAvailable } from './crud-routes';
 import { toCamelCase, toKebabCase, toRouteName, toTableName } from './naming';
-import type { RawAuth, RawEntity, RawField, RawSvcrc } from './raw-svcrc.types';
+import type { RawApi, RawAuth, RawEntity, RawField, RawSvcrc } from './raw-svcrc.types';
 import { resolveRelations, type ResolvedRelation } from './resolve-relations';
 import { SVCRC_DEFAULTS } from './generated/svcrc.generated';
 import { withDefaults } from './with-defaults';
@@ -251,6 +252,12 @@ function reachesEntity(
  * Generated routes of an entity: none without HTTP, `recover` only with soft delete, the by-filter
  * writes only with `bulkWrites`, minus those `routes` turns off.
  */
+/** `api.admin`: `true` is the app in the default folder, an object names its folder; `false` or absent is off. */
+function normalizeAdmin(raw: RawApi['admin']): AdminModel | null {
+  if (raw === undefined || raw === false) return null;
+  return { dir: (raw === true ? undefined : raw.dir) ?? SVCRC_DEFAULTS.api.admin.dir };
+}
+
 function servedRoutes(entity: RawEntity): CrudRouteKey[] {
   if (entity.http === false) return [];
   return CRUD_ROUTE_KEYS.filter((key) => routeAvailable(key, entity) && entity.routes?.[key] !== false);
@@ -321,6 +328,7 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
       put: api?.put ?? SVCRC_DEFAULTS.api.put,
       bodyLimit: api?.bodyLimit ?? SVCRC_DEFAULTS.api.bodyLimit,
       docs: api?.docs ?? SVCRC_DEFAULTS.api.docs,
+      admin: normalizeAdmin(api?.admin),
       requireIfMatch: api?.requireIfMatch ?? SVCRC_DEFAULTS.api.requireIfMatch,
       bulkWriteLimit: api?.bulkWriteLimit ?? SVCRC_DEFAULTS.api.bulkWriteLimit,
       rateLimit:

@@ -84,6 +84,15 @@ describe('svc schema validate: a valid file', () => {
   });
 });
 
+describe('svc schema validate: api.admin', () => {
+  it.each([true, false, {}, { dir: 'backoffice' }])('accepts %j', (admin) => {
+    const doc = fixture();
+    const run = svc('schema', 'validate', '--file', writeSvcrc({ ...doc, api: { ...doc.api, admin } }));
+    expect(run.stdout).toContain('is valid');
+    expect(run.code).toBe(0);
+  });
+});
+
 type Mutation = (doc: Json) => Json | void;
 
 /** A mutation of the full fixture → every expected problem, as [path, message fragment]. */
@@ -382,6 +391,10 @@ const INVALID_CASES: [string, Mutation, [string, string][]][] = [
     (d) => void (entity(d, 'User').joins = ['auditEntries']),
     [['entities[1].joins[0]', 'AuditEntry has "http": false, so it cannot be joined']],
   ],
+  ['api.admin of the wrong type', (d) => void (d.api.admin = 'admin'), [['api.admin', 'must be a boolean or an object (got "admin")']]],
+  ['api.admin.dir not a string', (d) => void (d.api.admin = { dir: 5 }), [['api.admin.dir', 'must be a string (got 5)']]],
+  ['api.admin.dir empty', (d) => void (d.api.admin = { dir: '' }), [['api.admin.dir', 'must not be empty']]],
+  ['api.admin with an unknown key', (d) => void (d.api.admin = { folder: 'admin' }), [['api.admin.folder', 'unknown key "folder"']]],
   ['adminRoles not a list of roles', (d) => void (d.auth.adminRoles = ['owner', '']), [['auth.adminRoles[1]', 'must']]],
   [
     'a permission rule with an unknown operator',

@@ -1,7 +1,7 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import type { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test, type TestingModuleBuilder } from '@nestjs/testing';
-import { configureSvcApp, SvcModule } from '@svc/nest';
+import { configureSvcApp, type ConfigureAppOptions, SvcModule } from '@svc/nest';
 import { createTestDatabase, type TestDatabase } from './databases';
 
 export interface RunningApp {
@@ -17,13 +17,14 @@ export type AdapterChoice = 'express' | { readonly fastify: ConstructorParameter
  * Boots `appModule` as `main.ts` would (body limit, CORS, /_docs) on a fresh
  * database of the given kind. `SvcModule.forRoot` reads `env` through the
  * `SVC_TEST_ENV` override so suites never touch `process.env`. `customize` may replace providers
- * (`overrideProvider(...)`) before the module compiles.
+ * (`overrideProvider(...)`) before the module compiles; `configure` is passed to `configureSvcApp()`.
  */
 export async function startApp(
   kind: 'pglite' | 'postgres',
   build: (env: Record<string, string>) => Type<unknown> | DynamicModule,
   adapter: AdapterChoice = 'express',
   customize: (builder: TestingModuleBuilder) => TestingModuleBuilder = (builder) => builder,
+  configure: ConfigureAppOptions = {},
 ): Promise<RunningApp> {
   const database = await createTestDatabase(kind);
   const moduleRef = await customize(Test.createTestingModule({ imports: [build(database.env)] })).compile();
@@ -36,7 +37,7 @@ export async function startApp(
     const { FastifyAdapter } = await import('@nestjs/platform-fastify');
     app = moduleRef.createNestApplication(new FastifyAdapter(adapter.fastify), options);
   }
-  configureSvcApp(app);
+  configureSvcApp(app, configure);
   await app.init();
   // Fastify serves supertest's requests once its plugins (CORS, static files) have loaded.
   if (adapter !== 'express') await app.getHttpAdapter().getInstance().ready();

@@ -6,10 +6,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { join, relative } from 'node:path';
 import type { PgliteDatabaseConfig } from '../../../lib/database/database-config';
+import type { ServiceModel } from '../../../lib/schema/model';
 import type { SchematicChange } from '../../../schematics/run-schematic';
 import type { CliIo } from '../../svc-command';
 import { validateAndGenerate } from '../generation';
 import { findEntry, findTsc, readOutDir, tsconfigFile } from '../project-layout';
+import { AdminBuilder } from './admin-build';
 import { AppProcess } from './app-process';
 import { whenAppStopped } from './app-stopped';
 import { ChildProcesses } from './child-processes';
@@ -40,6 +42,9 @@ export class DevServer {
   private readonly io: CliIo;
   private readonly children: ChildProcesses;
   private readonly app: AppProcess;
+  private readonly admin: AdminBuilder;
+  /** Whether the last generation has `api.admin` on, for the address printed when the application is ready. */
+  private adminOn = false;
   private svcrc: SvcrcWatcher | undefined;
   private compiler: WatchingCompiler | undefined;
   private restarts: RestartScheduler | undefined;
@@ -57,6 +62,7 @@ export class DevServer {
     this.io = options.io;
     this.children = new ChildProcesses(options.root, options.io);
     this.app = new AppProcess(this.children);
+    this.admin = new AdminBuilder(options.root, options.io);
   }
 
   /**
@@ -74,7 +80,8 @@ export class DevServer {
       return 1;
     }
     this.svcrc = new SvcrcWatcher(root);
-    if (!(await validateAndGenerate({ cwd: root, io: this.io })).ok) return 1;
+    const generated = await validateAndGenerate({ cwd: root, io: this.io });
+    if (!generated.ok) return 1;
     // Opened while the compiler runs; a failure (the folder locked by another process) ends svc dev.
     this.database = this.serveEmbeddedDatabase();
 
@@ -89,9 +96,15 @@ export class DevServer {
         void this.shutdown(0);
       },
       // Last resort if this process dies without shutdown(): no orphaned compiler or application.
-      () => this.children.killAll(),
+      () => {
+        this.children.killAll();
+        this.admin.stop();
+      },
     );
     try {
+      // Before the first start, so /_admin serves the current app; a stop signal ends the build.
+      await this.buildAdmin(generated.model);
+      if (this.stopping) return await this.finished;
       if (this.options.watch) {
         this.fastEmitter = createFastEmitter(root, command.config);
         this.startWatching(command, outDir);
@@ -154,8 +167,12 @@ export class DevServer {
         this.io.out(`↻ ${SVCRC} changed: validating and generating...`);
         const result = await validateAndGenerate({ cwd: this.options.root, io: this.io });
         if (!result.ok) this.io.err('The application keeps running the previous generation; fix .svcrc and save.');
-        else await this.restartWithGeneratedFiles(result.changes, outDir);
-        // Otherwise the compiler sees the generated files and a restart follows its next run.
+        else {
+          await this.restartWithGeneratedFiles(result.changes, outDir);
+          // Otherwise the compiler sees the generated files and a restart follows its next run.
+          // The running API serves the new dist/ as soon as it is written: no restart for it.
+          await this.buildAdmin(result.model);
+        }
       } finally {
         restarts.generationEnded();
       }
@@ -177,6 +194,13 @@ export class DevServer {
     }
     this.output.fastEmittedFiles(written, this.compiler?.compiling === true);
     await this.restartApp(outDir, true);
+  }
+
+  /** Builds the admin app when `api.admin` is on (`AdminBuilder`); a failure leaves the API running. */
+  private async buildAdmin(model: ServiceModel | undefined): Promise<void> {
+    const admin = model?.api.admin ?? null;
+    this.adminOn = admin !== null;
+    await this.admin.build(admin);
   }
 
   private enqueue(task: () => Promise<void>): void {
@@ -225,7 +249,8 @@ export class DevServer {
       () => this.app.current === app && check === this.readyCheck && !this.stopping,
     );
     if (!answered) return;
-    if (this.app.current === app) this.io.out(`✔ Ready on http://localhost:${this.options.port} (OpenAPI page: /_docs)`);
+    const pages = this.adminOn ? 'OpenAPI page: /_docs, admin: /_admin/' : 'OpenAPI page: /_docs';
+    if (this.app.current === app) this.io.out(`✔ Ready on http://localhost:${this.options.port} (${pages})`);
     this.prepareStandby();
   }
 
@@ -242,6 +267,7 @@ export class DevServer {
     this.stopping = true;
     this.svcrc?.close();
     this.restarts?.cancelPending();
+    this.admin.stop();
     await this.children.stopAll();
     const database = await this.database;
     if (database !== undefined) await closeServedDatabase(database);

@@ -466,6 +466,17 @@ export interface SvcrcV2Api {
    */
   readonly docs?: boolean;
   /**
+   * (extension) Serve the admin app that svc generate --admin writes (a Vite + React react-admin app) at /_admin, from its built files in <dir>/dist, on the API's own origin. true serves the app in "admin"; {"dir": "<folder>"} names its folder, relative to the project root. svc dev builds it before starting and after each .svcrc change. false removes /_admin (404). Default false. See docs/admin-serving.md.
+   */
+  readonly admin?:
+    | boolean
+    | {
+        /**
+         * Folder of the admin app, relative to the project root (where the application runs). Its build output, dist/, is what /_admin serves. Default "admin".
+         */
+        readonly dir?: string;
+      };
+  /**
    * (extension) Optimistic concurrency for everyone: PATCH, PUT and DELETE /<entities>/:id and PATCH /<entities>/:id/recover without an If-Match header answer 428 Precondition Required. Send the ETag of a GET of the record (or * to only require that it exists). Default false: If-Match is honored when sent.
    */
   readonly requireIfMatch?: boolean;
@@ -989,6 +1000,17 @@ export interface RawApi {
    */
   readonly docs?: boolean;
   /**
+   * (extension) Serve the admin app that svc generate --admin writes (a Vite + React react-admin app) at /_admin, from its built files in <dir>/dist, on the API's own origin. true serves the app in "admin"; {"dir": "<folder>"} names its folder, relative to the project root. svc dev builds it before starting and after each .svcrc change. false removes /_admin (404). Default false. See docs/admin-serving.md.
+   */
+  readonly admin?:
+    | boolean
+    | {
+        /**
+         * Folder of the admin app, relative to the project root (where the application runs). Its build output, dist/, is what /_admin serves. Default "admin".
+         */
+        readonly dir?: string;
+      };
+  /**
    * (extension) Optimistic concurrency for everyone: PATCH, PUT and DELETE /<entities>/:id and PATCH /<entities>/:id/recover without an If-Match header answer 428 Precondition Required. Send the ETag of a GET of the record (or * to only require that it exists). Default false: If-Match is honored when sent.
    */
   readonly requireIfMatch?: boolean;
@@ -1112,6 +1134,9 @@ export const SVCRC_DEFAULTS = {
     put: 'merge',
     bodyLimit: '1mb',
     docs: true,
+    admin: {
+      dir: 'admin',
+    },
     requireIfMatch: false,
     bulkWriteLimit: 1000,
     concurrency: {
