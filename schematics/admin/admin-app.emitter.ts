@@ -79,9 +79,10 @@ export function emitAdminShell(model: ServiceModel): string {
     '/** The admin of every entity with HTTP routes: one `<Resource>` each. */',
     'export function SvcAdmin({ apiUrl, children }: SvcAdminProps) {',
     '  const url = apiUrl ?? svcApiUrl();',
-    `  const { dataProvider, authProvider } = useMemo(() => createSvcProviders({ apiUrl: url, auth: '${adminAuthMode(model)}', entities: svcResourceEntities${membershipOption(model)} }), [url]);`,
+    `  const { dataProvider${model.auth?.userEntity ? ', authProvider' : ''} } = useMemo(() => createSvcProviders({ apiUrl: url, auth: '${adminAuthMode(model)}', entities: svcResourceEntities${membershipOption(model)} }), [url]);`,
     '  return (',
-    '    <Admin dataProvider={dataProvider} authProvider={authProvider} disableTelemetry>',
+    // Without a user entity the API has no login route: the admin then asks for no login either.
+    `    <Admin dataProvider={dataProvider}${model.auth?.userEntity ? ' authProvider={authProvider}' : ''} disableTelemetry>`,
     ...resources,
     '      {children}',
     '    </Admin>',
