@@ -84,6 +84,8 @@ describe('svc dev with api.admin', () => {
     dev = start(process.execPath, [CLI, 'dev', '--port', String(port)], project, cleanEnv());
     const running = dev;
     await waitForHealth(port, running.output, 120_000);
+    // The app answers its health check a moment before svc dev prints its ready line.
+    await waitFor('the ready line', async () => (running.output().includes('✔ Ready on') ? true : undefined), 30_000, running.output);
     const output = running.output();
     expect(output).toContain('Admin app: installing its dependencies (npm install in admin/)...');
     expect(output).toContain('✔ Admin app built: admin/dist, served at /_admin/');
