@@ -242,6 +242,7 @@ describe('normalizing the full fixture', () => {
       loginThrottle: { maxFailuresPerAccount: 5, maxFailuresPerIp: 100, windowSeconds: 600 },
     });
     expect(full.api).toEqual({
+      admin: null,
       cors: { origin: ['http://localhost:5173', 'https://app.example.com'], credentials: true },
       pagination: { defaultLimit: 20, maxLimit: 200, alwaysPaginate: false, count: 'exact', estimatedCountThreshold: 10_000 },
       put: 'merge',
