@@ -143,7 +143,14 @@ describe.each(DATABASE_KINDS)('the generated admin with auth and permissions, se
       headless: true,
       timezoneId: 'UTC',
       viewport: { width: 1400, height: 900 },
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -196,6 +203,9 @@ describe.each(DATABASE_KINDS)('the generated admin with auth and permissions, se
     // For docs/engineering/performance.md: a fresh load of the bundle to a rendered page of 25 rows.
     process.stdout.write(`admin (${kind}): navigation to 25 rendered rows in ${Date.now() - started} ms\n`);
     expect(await page.locator('tbody tr').count()).toBe(25);
+    // What a member is not offered (the last test), a manager is.
+    expect(await page.locator('a[aria-label="Create"]').count()).toBe(1);
+    expect(await page.locator('tbody input[type="checkbox"]').count()).toBe(25);
     await shot('admin-list.png');
     expect(pageErrors).toEqual([]);
   }, 60_000);
@@ -276,7 +286,9 @@ describe.each(DATABASE_KINDS)('the generated admin with auth and permissions, se
     await page.click('button[type="submit"]');
     const answer = await refused;
     expect(answer.status()).toBe(409);
-    const problem = ((await answer.json()) as { errors: { field: string; message: string }[] }).errors.find((entry) => entry.field === 'code');
+    const problem = ((await answer.json()) as { errors: { field: string; message: string }[] }).errors.find(
+      (entry) => entry.field === 'code',
+    );
     expect(problem).toBeDefined();
     await page.locator('.ra-input-code').getByText(problem!.message).waitFor();
     await shot('admin-error.png');
@@ -285,7 +297,10 @@ describe.each(DATABASE_KINDS)('the generated admin with auth and permissions, se
     // Another client changes the row after the page loaded; saving then is refused with 412.
     await page.reload();
     await page.locator('input[name="title"]').waitFor({ timeout: 15_000 });
-    await eventually(() => page.inputValue('input[name="code"]'), (value) => expect(value).toBe('T-01'));
+    await eventually(
+      () => page.inputValue('input[name="code"]'),
+      (value) => expect(value).toBe('T-01'),
+    );
     const other = await fetch(`${url}/tasks/${id}`, {
       method: 'PATCH',
       headers: { ...manager, 'Content-Type': 'application/json' },
@@ -308,7 +323,11 @@ describe.each(DATABASE_KINDS)('the generated admin with auth and permissions, se
     await page.locator('input[name="title"]').waitFor({ timeout: 15_000 });
     await page.click('button[aria-label="Delete"]');
     await page.click('button:has-text("Confirm")');
-    await eventually(() => task(doomed!.id as number), (value) => expect(value).toBeUndefined(), 15_000);
+    await eventually(
+      () => task(doomed!.id as number),
+      (value) => expect(value).toBeUndefined(),
+      15_000,
+    );
 
     await page.goto(`${admin}#/tasks?sort=id&order=ASC&page=1&perPage=25&filter=%7B%7D`);
     await page.locator('text=1-25 of 30').waitFor({ timeout: 15_000 });
@@ -316,13 +335,19 @@ describe.each(DATABASE_KINDS)('the generated admin with auth and permissions, se
     await page.locator('tbody tr').nth(0).locator('input[type="checkbox"]').check();
     await page.locator('tbody tr').nth(1).locator('input[type="checkbox"]').check();
     await page.click('button[aria-label="Delete"]');
-    await eventually(async () => (await tasks(`id IN (${a}, ${b})`)).length, (value) => expect(value).toBe(0), 20_000);
+    await eventually(
+      async () => (await tasks(`id IN (${a}, ${b})`)).length,
+      (value) => expect(value).toBe(0),
+      20_000,
+    );
     expect(await tasks()).toHaveLength(28);
     expect(pageErrors).toEqual([]);
   }, 60_000);
 
   it('logs out to the login page, the refresh token revoked', async () => {
-    const stored = await page.evaluate(() => window.localStorage.getItem('svc.admin.session'));
+    const stored = await page.evaluate(() =>
+      (globalThis as unknown as { localStorage: { getItem(key: string): string | null } }).localStorage.getItem('svc.admin.session'),
+    );
     const refreshToken = (JSON.parse(stored ?? '{}') as { refreshToken?: string }).refreshToken;
     expect(refreshToken).toEqual(expect.any(String));
     // A fresh page: react-admin's app bar slides away once the page scrolled.
@@ -352,7 +377,10 @@ describe.each(DATABASE_KINDS)('the generated admin with auth and permissions, se
     expect(await page.locator('a[aria-label="Create"]').count()).toBe(0);
 
     await page.goto(`${admin}#/tasks/${bensTask!.id}/show`);
-    await page.locator(`text=${bensTask!.code as string}`).first().waitFor({ timeout: 15_000 });
+    await page
+      .locator(`text=${bensTask!.code as string}`)
+      .first()
+      .waitFor({ timeout: 15_000 });
     expect(await page.locator('a[aria-label="Edit"]').count()).toBe(0);
 
     await page.goto(`${admin}#/tasks/${annsTask!.id}/show`);
@@ -367,7 +395,9 @@ describe.each(DATABASE_KINDS)('the generated admin with auth and permissions, se
     await page.goto(`${admin}#/tasks/${bensTask!.id}`);
     await page.locator('input[name="title"]').waitFor({ timeout: 15_000 });
     await page.fill('input[name="title"]', 'not mine');
-    const refused = page.waitForResponse((response) => response.url() === `${url}/tasks/${bensTask!.id}` && response.request().method() === 'PATCH');
+    const refused = page.waitForResponse(
+      (response) => response.url() === `${url}/tasks/${bensTask!.id}` && response.request().method() === 'PATCH',
+    );
     await page.click('button[type="submit"]');
     const answer = await refused;
     expect(answer.status()).toBe(403);
