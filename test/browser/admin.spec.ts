@@ -4,7 +4,9 @@
  * (`api.admin: { dir }`), driven in Chromium: login through the login page, create with every input type, filter,
  * sort and page, a field error from the API, the 412 of a stale edit, delete and bulk delete, logout (the refresh
  * token revoked), and what a member is not offered (react-admin's `canAccess` answered from the API's CASL rules).
- * Checked against the tables on PGlite and PostgreSQL; screenshots for docs/admin.md on PGlite.
+ * Checked against the tables on PGlite and PostgreSQL. With SVC_ADMIN_SCREENSHOTS=1, the PGlite run rewrites the
+ * screenshots of docs/admin.md (docs/images/admin-*.png); otherwise they go to a temporary folder, so a test run
+ * never changes tracked files.
  */
 import { type DynamicModule, Module } from '@nestjs/common';
 import { spawnSync } from 'node:child_process';
@@ -27,7 +29,7 @@ import { DATABASE_KINDS } from '../support/databases';
 import { type RunningApp, startApp } from '../support/start-app';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const IMAGES = join(ROOT, 'docs', 'images');
+const IMAGES = process.env.SVC_ADMIN_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'images') : join(tmpdir(), 'svc-admin-screenshots');
 const STALE = 'Someone else changed this record after you opened it, so nothing was saved.';
 
 /** Managers do everything; members read every task but update only their own, and never delete. */
