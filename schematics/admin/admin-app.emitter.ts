@@ -10,6 +10,8 @@ import { adminViews } from './admin-resource.emitter';
 /** Versions the generated app is written and tested against (the repository's own dev dependencies). */
 const DEPENDENCIES = {
   '@casl/ability': '^6.8.1',
+  // The providers import ra-core's types; react-admin brings it, the app names it so it never depends on hoisting.
+  'ra-core': '~5.15',
   'ra-data-nestjsx-crud': '~1.4',
   react: '^19.3.1',
   'react-admin': '~5.15',
