@@ -16,6 +16,7 @@ import { TaskService } from '../apps/permissions/src/extensions/tasks/task.servi
 import { UserService } from '../apps/permissions/src/extensions/users/user.service';
 import { DATABASE_KINDS } from '../support/databases';
 import { type RunningApp, startApp } from '../support/start-app';
+import { MemoryStorage } from '../support/memory-storage';
 
 type Row = Record<string, unknown> & { id: number };
 
@@ -33,19 +34,6 @@ const PERMISSIONS = {
 
 const ENTITIES = { tasks: 'Task', comments: 'Comment', projects: 'Project', memberships: 'Membership' };
 
-/** `window.localStorage`, in memory. */
-class MemoryStorage {
-  readonly items = new Map<string, string>();
-  getItem(key: string): string | null {
-    return this.items.get(key) ?? null;
-  }
-  setItem(key: string, value: string): void {
-    this.items.set(key, value);
-  }
-  removeItem(key: string): void {
-    this.items.delete(key);
-  }
-}
 
 interface Sent {
   readonly method: string;

@@ -12,8 +12,8 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type ClientsApp, startClientsApp } from '../clients/clients-app';
 import { assertBuilt, ROOT, svc, tempDir } from '../cli/generate.helpers';
 import { DATABASE_KINDS } from '../support/databases';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FRONT = 'http://localhost:5173';
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 
@@ -57,12 +57,7 @@ describe.each(DATABASE_KINDS)('the generated admin app in Chromium (%s)', (kind)
       executablePath: CHROMIUM,
       headless: true,
       args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
+        ...CHROMIUM_ARGS,
         // A page fulfilled by interception has no address space, so Chromium would treat the loopback API as a
         // private network it may not reach; a dev server on localhost is not subject to that.
         '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessChecks,BlockInsecurePrivateNetworkRequests',

@@ -17,24 +17,13 @@ import { OrganizationService } from '../apps/permissions/src/extensions/organiza
 import { UserService } from '../apps/permissions/src/extensions/users/user.service';
 import { DATABASE_KINDS } from '../support/databases';
 import { type RunningApp, startApp } from '../support/start-app';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium';
+import { MemoryStorage } from '../support/memory-storage';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const START_TIMEOUT = 180_000;
 
 type Row = Record<string, unknown> & { id: number };
 
-class MemoryStorage {
-  readonly items = new Map<string, string>();
-  getItem(key: string): string | null {
-    return this.items.get(key) ?? null;
-  }
-  setItem(key: string, value: string): void {
-    this.items.set(key, value);
-  }
-  removeItem(key: string): void {
-    this.items.delete(key);
-  }
-}
 
 interface BrowserInit {
   method?: string;
@@ -86,7 +75,7 @@ describe.each(DATABASE_KINDS)('admin app providers in cookie mode, in Chromium (
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [...CHROMIUM_ARGS],
     });
     page = await context.newPage();
     // Any page of the API's origin: the providers' requests are then same-origin, as from /_admin.

@@ -27,8 +27,8 @@ import { TaskService } from '../apps/permissions/src/extensions/tasks/task.servi
 import { assertBuilt, ROOT, svc, tempDir } from '../cli/generate.helpers';
 import { DATABASE_KINDS } from '../support/databases';
 import { type RunningApp, startApp } from '../support/start-app';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const IMAGES = process.env.SVC_ADMIN_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'images') : join(tmpdir(), 'svc-admin-screenshots');
 const STALE = 'Someone else changed this record after you opened it, so nothing was saved.';
 
@@ -145,14 +145,7 @@ describe.each(DATABASE_KINDS)('the generated admin with auth and permissions, se
       headless: true,
       timezoneId: 'UTC',
       viewport: { width: 1400, height: 900 },
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      args: [...CHROMIUM_ARGS],
     });
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));

@@ -26,8 +26,8 @@ import { AutogenModule } from '../apps/tenancy/src/autogen/autogen.module';
 import { svcSchema } from '../apps/tenancy/src/autogen/svc.schema';
 import { ExtensionsModule } from '../apps/tenancy/src/extensions/extensions.module';
 import { type AdapterChoice, type RunningApp, startApp } from '../support/start-app';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const START_TIMEOUT = 180_000;
 
 /** A tiny static server: the front end's origin. Every path answers the same empty page. */
@@ -118,7 +118,7 @@ describe.each(PLATFORMS)('a front end on another origin, in Chromium (%s)', (_pl
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [...CHROMIUM_ARGS],
     });
     frontPage = await context.newPage();
     await frontPage.goto(`${front.origin}/`);
