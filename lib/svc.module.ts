@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { SvcAccountController } from './auth/accounts/account.controller';
 import { SvcAuthController } from './auth/login/auth.controller';
 import { SvcInvitationController } from './auth/invitations/invitation.controller';
+import { SvcOrganizationsController } from './auth/organizations/organizations.controller';
 import { SvcPermissionsController } from './auth/permissions/permissions.controller';
 import { svcDataSourceFactory } from './database/typeorm-options';
 import { HealthModule } from './health/health.module';
@@ -84,7 +85,7 @@ export class SvcModule extends ConfigurableModuleClass {
         operations,
       ],
       controllers: [
-        ...(authRoutes ? [SvcAuthController, SvcAccountController, SvcInvitationController] : []),
+        ...(authRoutes ? [SvcAuthController, SvcAccountController, SvcInvitationController, SvcOrganizationsController] : []),
         // GET /api/auth/permissions: API keys have roles too, so any `auth` gets it, with or without a user entity.
         ...(permissionsRoute ? [SvcPermissionsController] : []),
       ],

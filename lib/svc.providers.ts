@@ -10,6 +10,7 @@ import { runtimeEntities } from './runtime-entities';
 import { SvcAuthGuard } from './auth/guards/auth.guard';
 import { SvcAuthService } from './auth/login/auth.service';
 import { SvcIdentityService } from './auth/identity/identity.service';
+import { SvcOrganizationsService } from './auth/organizations/organizations.service';
 import { SvcInvitationService } from './auth/invitations/invitation.service';
 import { SvcInvitationStore } from './auth/invitations/invitation.store';
 import { SvcOptionalAuthGuard } from './auth/guards/optional-auth.guard';
@@ -178,6 +179,7 @@ export const authProviders: Provider[] = [
   SvcAccountService,
   SvcInvitationStore,
   SvcInvitationService,
+  SvcOrganizationsService,
   SvcAuthGuard,
   SvcOptionalAuthGuard,
   ScopeGuard,

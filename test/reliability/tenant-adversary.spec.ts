@@ -15,7 +15,8 @@
  *      sessions (from logins); after a step that changes a user's authority (their `active`, role, e-mail
  *      or password, a membership of theirs changed or deleted, the account deleted) each token of that
  *      user issued before answers 401, except the session that made its own password or e-mail change;
- *      the tokens of every other user still work (no revocation beyond the user concerned).
+ *      the tokens of every other user still work (no revocation beyond the user concerned);
+ *   5. `POST /api/auth/switch-organization` mints a token only for an organization the caller belongs to.
  *
  * Also: no answer is a 500. The sequences of findings 1 and 2 run first, as fast-check examples.
  * 30 sequences under `npm test`, 300 under `npm run test:stress` (RELIABILITY_ADVERSARY_RUNS overrides);
@@ -79,6 +80,7 @@ const KINDS = [
   'ownPassword',
   'ownEmail',
   'deactivate',
+  'switchOrganization',
 ] as const;
 type Kind = (typeof KINDS)[number];
 
@@ -245,7 +247,7 @@ describe.each(DATABASE_KINDS)('tenant adversaries on the documented auth setup (
   const pickOf = <T>(items: readonly T[], index: number): T | undefined => (items.length === 0 ? undefined : items[index % items.length]);
 
   /** Runs one step; returns the body of a read for the isolation check. */
-  async function run(step: Step, state: Snapshot, ctx: Context): Promise<{ status: number; body: any; read?: string }> {
+  async function run(step: Step, state: Snapshot, ctx: Context): Promise<{ status: number; body: any; read?: string; switchedTo?: number }> {
     const userIds = [...state.users.keys()].sort((a, b) => a - b);
     // Any user, often the newest account (one an administrator just created), now and then an id that does not exist.
     const target = step.target === 30 ? 9999 : step.target % 3 === 2 ? userIds[userIds.length - 1] : (pickOf(userIds, step.target) ?? 9999);
@@ -354,6 +356,10 @@ describe.each(DATABASE_KINDS)('tenant adversaries on the documented auth setup (
         const newEmail = step.flag === 5 && taken ? taken : email;
         return ctx.send('post', '/api/auth/email', { currentPassword: passwords.get(ctx.user), newEmail });
       }
+      case 'switchOrganization': {
+        const res = await ctx.send('post', '/api/auth/switch-organization', { organizationId: String(org) });
+        return { ...res, switchedTo: org };
+      }
       case 'deactivate': {
         // A user of the caller's organization: the one an administrator may deactivate when it belongs to no other.
         const colleague = pickOf([...usersOf(state, ctx.org)].sort((a, b) => a - b), step.pick) ?? target;
@@ -385,7 +391,7 @@ describe.each(DATABASE_KINDS)('tenant adversaries on the documented auth setup (
     const found: string[] = [];
     const changed = authorityChanged(before, after);
     // Only a request that succeeded may have revoked anything; a refused one is checked by the next success.
-    if (changed.size === 0 && (res.status < 200 || res.status >= 300 || step.kind === 'read' || step.kind === 'listInvitations')) return found;
+    if (changed.size === 0 && (res.status < 200 || res.status >= 300 || step.kind === 'read' || step.kind === 'listInvitations' || step.kind === 'switchOrganization')) return found;
     const keeps = (step.kind === 'ownPassword' || step.kind === 'ownEmail') && res.status === 204 ? ctx.lastToken : null;
     for (const [user, tokens] of held) {
       const kept: { token: string; org: number }[] = [];
@@ -411,9 +417,20 @@ describe.each(DATABASE_KINDS)('tenant adversaries on the documented auth setup (
   }
 
   /** Invariants 1 to 3 (and no 500) for one step; the messages name what broke. */
-  function violations(ctx: Context, before: Snapshot, after: Snapshot, res: { status: number; body: any; read?: string }): string[] {
+  function violations(ctx: Context, before: Snapshot, after: Snapshot, res: { status: number; body: any; read?: string; switchedTo?: number }): string[] {
     const found: string[] = [];
     if (res.status >= 500) found.push(`answered ${res.status}: ${JSON.stringify(res.body)}`);
+    // 1. A switch mints a token only for a membership the caller holds, and refuses every other organization.
+    if (res.switchedTo !== undefined) {
+      const member = organizationsOf(before, ctx.user).includes(res.switchedTo);
+      if (res.status !== (member ? 200 : 403)) found.push(`switch to org${res.switchedTo} answered ${res.status} (member: ${member})`);
+      if (res.status === 200) {
+        const claims = jwt.decode(String(res.body.accessToken)) as Record<string, unknown> | null;
+        if (Number(claims?.sub) !== ctx.user || Number(claims?.organizationId) !== res.switchedTo) {
+          found.push(`switch to org${res.switchedTo} by user ${ctx.user} minted ${JSON.stringify(claims)}`);
+        }
+      }
+    }
     const own = usersOf(before, ctx.org);
     // 1. Reads show the caller's organization only, and never a credential.
     if (res.read && res.status === 200) {

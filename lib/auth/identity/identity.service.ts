@@ -117,6 +117,30 @@ export class SvcIdentityService {
     return [...new Set(rows.map((row) => idString(row[user.name])).filter((id): id is string => id !== null))];
   }
 
+  /**
+   * Display names of organizations, by id: the organization entity's `name` (else `title`) text field, when it has
+   * one. Read without scope: only ids the caller already belongs to are ever asked for.
+   */
+  async organizationNames(organizationIds: readonly string[]): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    const plan = this.organizationPlan();
+    const label = plan ? this.firstColumn(plan.model, ['name', 'title']) : undefined;
+    if (!plan || !label || label.type !== 'text') return names;
+    const keys = organizationIds.map((id) => this.typedKey(plan.primaryKey, id)).filter((key) => key !== null);
+    if (keys.length === 0) return names;
+    const rows = await this.select(
+      plan,
+      [plan.primaryKey, label],
+      (alias, sql) => `${alias}.${plan.primaryKeyColumn} IN (${keys.map((key) => sql.param(key)).join(', ')})`,
+    );
+    for (const row of rows) {
+      const id = idString(row[plan.primaryKey.name]);
+      const name = row[label.name];
+      if (id !== null && typeof name === 'string') names.set(id, name);
+    }
+    return names;
+  }
+
   /** The user's membership in `organizationId`, or null. */
   async membership(userId: string, organizationId: string): Promise<Membership | null> {
     const all = await this.memberships(userId);
@@ -226,6 +250,16 @@ export class SvcIdentityService {
   private membershipPlan(): EntityPlan | null {
     const name = this.model.auth?.accountUserEntity;
     return name ? this.plans.get(name) : null;
+  }
+
+  /** The target of the membership's (else the user's) many-to-one relation through the organization field. */
+  private organizationPlan(): EntityPlan | null {
+    const field = this.organizationField();
+    for (const holder of [this.membershipPlan(), this.userPlan()]) {
+      const relation = holder?.model.relations.find((candidate) => candidate.kind === 'many-to-one' && candidate.foreignKey === field);
+      if (relation) return this.plans.get(relation.target);
+    }
+    return null;
   }
 
   private sessionPlan(): EntityPlan | null {

@@ -88,6 +88,18 @@ export class SvcAuthService {
     return this.issue(identity, record.family, record.sessionId);
   }
 
+  /**
+   * A new token pair in another organization of the caller, in the same session: what a login with
+   * `X-Organization-Id` would answer, without asking the password again. The user must still be active
+   * and a member of that organization.
+   */
+  async switchOrganization(userId: string, sessionId: string | null, organizationId: string): Promise<TokenPair> {
+    const user = await this.identity.userById(userId);
+    if (!user || !user.active) throw new InvalidTokenException();
+    const identity = await this.resolve(user, organizationId);
+    return this.issue(identity, randomUUID(), sessionId);
+  }
+
   /** Organization and roles: from the chosen membership with `accountUserEntity`, else from the user row. */
   private async resolve(user: UserRecord, requested: string | undefined): Promise<Identity> {
     const memberships = await this.identity.memberships(user.id);
@@ -104,7 +116,12 @@ export class SvcAuthService {
     } else if (memberships.length === 1) {
       chosen = memberships[0];
     } else if (memberships.length > 1) {
-      throw new ForbiddenException('X-Organization-Id required: the user belongs to several organizations');
+      // The password was right: the account holder may learn their organizations, to pick one.
+      const names = await this.identity.organizationNames(memberships.map((membership) => membership.organizationId));
+      throw new ForbiddenException({
+        message: 'X-Organization-Id required: the user belongs to several organizations',
+        organizations: memberships.map(({ organizationId }) => ({ organizationId, name: names.get(organizationId) ?? null })),
+      });
     }
     if (!chosen) return { user, organizationId: user.organizationId, roles: user.roles };
     return { user, organizationId: chosen.organizationId, roles: [...new Set([...user.roles, ...chosen.roles])] };
