@@ -10,12 +10,15 @@ import { adminViews } from './admin-resource.emitter';
 /** Versions the generated app is written and tested against (the repository's own dev dependencies). */
 const DEPENDENCIES = {
   '@casl/ability': '^6.8.1',
+  // The account pages use Material UI and react-router directly, as react-admin's own docs do.
+  '@mui/material': '^9.5.0',
   // The providers import ra-core's types; react-admin brings it, the app names it so it never depends on hoisting.
   'ra-core': '~5.15',
   'ra-data-nestjsx-crud': '~1.4',
   react: '^19.3.1',
   'react-admin': '~5.15',
   'react-dom': '^19.3.1',
+  'react-router': '^7.18.6',
 };
 const DEV_DEPENDENCIES = {
   '@types/react': '^19.3.3',
@@ -37,19 +40,12 @@ export function adminAuthMode(_model: ServiceModel): 'bearer' | 'cookie' {
   return 'bearer';
 }
 
-/** `, memberships: {...}` when the model has a membership entity with routes (the user's organizations), else nothing. */
-function membershipOption(model: ServiceModel): string {
-  const name = model.auth?.accountUserEntity ?? null;
-  const membership = adminEntities(model).find((entity) => entity.name === name);
-  if (membership === undefined) return '';
-  return `, memberships: { resource: ${JSON.stringify(membership.route)}, organizationField: ${JSON.stringify(model.auth?.organizationField ?? 'organizationId')} }`;
-}
-
 /** File stem of an entity's generated views and its override file: `book-copy`. */
 export const resourceFile = (entity: EntityModel): string => entity.fileName;
 
 export function emitAdminShell(model: ServiceModel): string {
   const entities = adminEntities(model);
+  const logins = Boolean(model.auth?.userEntity);
   const imports = entities
     .filter((entity) => adminViews(entity).length > 0)
     .map((entity) => `import { ${adminViews(entity).map((view) => `${componentPrefix(entity)}${view}`).join(', ')} } from '../resources/${resourceFile(entity)}';`);
@@ -61,7 +57,15 @@ export function emitAdminShell(model: ServiceModel): string {
   return [
     "/// <reference types=\"vite/client\" />",
     "import { type ReactNode, useMemo } from 'react';",
-    "import { Admin, Resource } from 'react-admin';",
+    ...(logins
+      ? [
+          "import { Route } from 'react-router';",
+          "import { Admin, CustomRoutes, Resource } from 'react-admin';",
+          "import { SvcAccountLayout } from './account/account-layout';",
+          "import { SvcLoginPage } from './account/login-page';",
+          "import { PASSWORD_PAGE_PATH, SvcPasswordPage } from './account/password-page';",
+        ]
+      : ["import { Admin, Resource } from 'react-admin';"]),
     "import { createSvcProviders } from './providers';",
     "import { svcResourceEntities } from './schema';",
     ...imports,
@@ -81,11 +85,14 @@ export function emitAdminShell(model: ServiceModel): string {
     '/** The admin of every entity with HTTP routes: one `<Resource>` each. */',
     'export function SvcAdmin({ apiUrl, children }: SvcAdminProps) {',
     '  const url = apiUrl ?? svcApiUrl();',
-    `  const { dataProvider${model.auth?.userEntity ? ', authProvider' : ''} } = useMemo(() => createSvcProviders({ apiUrl: url, auth: '${adminAuthMode(model)}', entities: svcResourceEntities${membershipOption(model)} }), [url]);`,
+    `  const { dataProvider${logins ? ', authProvider' : ''} } = useMemo(() => createSvcProviders({ apiUrl: url, auth: '${adminAuthMode(model)}', entities: svcResourceEntities }), [url]);`,
     '  return (',
     // Without a user entity the API has no login route: the admin then asks for no login either.
-    `    <Admin dataProvider={dataProvider}${model.auth?.userEntity ? ' authProvider={authProvider}' : ''} disableTelemetry>`,
+    `    <Admin dataProvider={dataProvider}${logins ? ' authProvider={authProvider} loginPage={SvcLoginPage} layout={SvcAccountLayout}' : ''} disableTelemetry>`,
     ...resources,
+    ...(logins
+      ? ['      <CustomRoutes>', '        <Route path={PASSWORD_PAGE_PATH} element={<SvcPasswordPage />} />', '      </CustomRoutes>']
+      : []),
     '      {children}',
     '    </Admin>',
     '  );',

@@ -25,7 +25,7 @@ export interface AdminPlan {
   readonly team: ReadonlyMap<string, string>;
 }
 
-/** The files of `files/<folder>/` (the providers, the shared components), sorted by name. */
+/** The files of `files/<folder>/` (the providers, the shared components, the account pages), sorted by name. */
 function copiedFiles(folder: string): Array<[string, string]> {
   const root = join(__dirname, 'files', folder);
   return readdirSync(root)
@@ -43,6 +43,8 @@ export function planAdmin(model: ServiceModel): AdminPlan {
   add(`${ADMIN_GENERATED_DIR}/schema.ts`, emitAdminSchema(model));
   add(`${ADMIN_GENERATED_DIR}/admin.tsx`, emitAdminShell(model));
   for (const entity of entities) add(`${ADMIN_GENERATED_DIR}/resources/${resourceFile(entity)}.tsx`, emitAdminResource(model, entity));
-  for (const [path, body] of [...copiedFiles('components'), ...copiedFiles('providers')]) add(path, body);
+  // The login page, the user menu and the password page exist only where the API has logins.
+  const account = model.auth?.userEntity ? copiedFiles('account') : [];
+  for (const [path, body] of [...account, ...copiedFiles('components'), ...copiedFiles('providers')]) add(path, body);
   return { generated, team: emitTeamShell(model) };
 }

@@ -22,6 +22,7 @@ import { PERMISSIONS_JWT_SECRET, type PermissionBlocks } from '../apps/permissio
 import { AutogenModule } from '../apps/permissions/src/autogen/autogen.module';
 import { svcSchema } from '../apps/permissions/src/autogen/svc.schema';
 import { ExtensionsModule } from '../apps/permissions/src/extensions/extensions.module';
+import { MembershipService } from '../apps/permissions/src/extensions/memberships/membership.service';
 import { ProjectService } from '../apps/permissions/src/extensions/projects/project.service';
 import { TaskService } from '../apps/permissions/src/extensions/tasks/task.service';
 import { assertBuilt, ROOT, svc, tempDir } from '../cli/generate.helpers';
@@ -400,4 +401,86 @@ describe.each(DATABASE_KINDS)('the generated admin with auth and permissions, se
     expect(await task(bensTask!.id as number)).toMatchObject({ title: bensTask!.title });
     expect(pageErrors).toEqual([]);
   }, 60_000);
+  it('lets a user of two organizations pick one at sign-in, switch in the user menu, and change the password', async () => {
+    // react-admin's app bar slides away once a page scrolled: open the user menu from a fresh page's top.
+    const openUserMenu = async () => {
+      await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
+      await page.click('button[aria-label="Profile"]');
+    };
+    await page.goto(`${admin}#/tasks`);
+    await page.reload();
+    await page.locator('text=1-25 of 28').waitFor({ timeout: 15_000 });
+    await openUserMenu();
+    await page.click('li:has-text("Logout")');
+    await page.waitForURL(/#\/login/, { timeout: 15_000 });
+    await running.app.get(MembershipService).createOne({ userId: w.users.ann, organizationId: w.orgB, role: 'member' }, systemRequest());
+    const orgB = await running.app.get(TaskService).createOne({ title: 'only in B', code: 'B-01' }, systemRequest(w.orgB));
+    const claims = async () =>
+      page.evaluate(() => {
+        const stored = (globalThis as unknown as { localStorage: { getItem(key: string): string | null } }).localStorage.getItem('svc.admin.session');
+        return (JSON.parse(stored ?? '{}') as { claims?: { organizationId: string | null } }).claims?.organizationId;
+      });
+
+    // The API refuses a login that names no organization, listing hers; the page asks which one.
+    await page.fill('input[name="username"]', 'ann@example.com');
+    await page.fill('input[name="password"]', 'ann-password-1');
+    const refused = page.waitForResponse((response) => response.url() === `${url}/api/auth/login`);
+    await page.click('button[type="submit"]');
+    expect((await refused).status()).toBe(403);
+    await page.getByRole('combobox', { name: 'Organization' }).click();
+    await page.click('li[role="option"]:has-text("Org B")');
+    const accepted = page.waitForResponse((response) => response.url() === `${url}/api/auth/login`);
+    await page.click('button[type="submit"]');
+    const answer = await accepted;
+    expect(answer.status()).toBe(200);
+    expect(answer.request().headers()['x-organization-id']).toBe(String(w.orgB));
+    await page.waitForURL((current) => !current.hash.startsWith('#/login'), { timeout: 20_000 });
+    expect(await claims()).toBe(String(w.orgB));
+    await page.goto(`${admin}#/tasks`);
+    await page.locator('text=only in B').waitFor({ timeout: 15_000 });
+    expect(await shownIds()).toEqual([orgB.id as number]);
+
+    // The user menu offers her other organization; switching asks the API, not the password, and starts afresh.
+    await openUserMenu();
+    await page.locator('li:has-text("Org B (current)")').waitFor();
+    const switched = page.waitForResponse((response) => response.url() === `${url}/api/auth/switch-organization`);
+    const reloaded = page.waitForEvent('load');
+    await page.click('li:has-text("Switch to Org A")');
+    expect((await switched).status()).toBe(200);
+    await reloaded;
+    await page.goto(`${admin}#/tasks`);
+    await page.locator('text=1-25 of 28').waitFor({ timeout: 15_000 });
+    expect(await claims()).toBe(String(w.orgA));
+
+    // The password page: a wrong current password shows at its input, the right one changes it.
+    await openUserMenu();
+    await page.click('[role="menuitem"]:has-text("Change password")');
+    await page.waitForURL(/#\/account\/password/, { timeout: 15_000 });
+    await page.fill('input[name="currentPassword"]', 'not-her-password');
+    await page.fill('input[name="newPassword"]', 'ann-new-password-2');
+    await page.fill('input[name="confirmPassword"]', 'ann-new-password-2');
+    const wrong = page.waitForResponse((response) => response.url() === `${url}/api/auth/password`);
+    await page.click('button[type="submit"]');
+    expect((await wrong).status()).toBe(401);
+    await page.locator('.ra-input-currentPassword >> text=/password/i').first().waitFor();
+    expect(page.url()).toMatch(/#\/account\/password/);
+    await page.fill('input[name="currentPassword"]', 'ann-password-1');
+    const changed = page.waitForResponse((response) => response.url() === `${url}/api/auth/password`);
+    await page.click('button[type="submit"]');
+    expect((await changed).status()).toBe(204);
+    await page.locator('text=Your password was changed').waitFor({ timeout: 15_000 });
+    const old = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Organization-Id': String(w.orgA) },
+      body: JSON.stringify({ email: 'ann@example.com', password: 'ann-password-1' }),
+    });
+    expect(old.status).toBe(401);
+    const fresh = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Organization-Id': String(w.orgA) },
+      body: JSON.stringify({ email: 'ann@example.com', password: 'ann-new-password-2' }),
+    });
+    expect(fresh.status).toBe(200);
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
 });

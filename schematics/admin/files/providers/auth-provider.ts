@@ -2,7 +2,7 @@
 import { type AuthProvider, HttpError, type UserIdentity } from 'ra-core';
 import type { ApiClient } from './api-client';
 import { toHttpError } from './api-errors';
-import type { Organizations } from './organizations';
+import type { OrganizationChoice, Organizations } from './organizations';
 import type { Permissions } from './permissions';
 import type { TokenPair } from './session';
 
@@ -11,7 +11,10 @@ export interface LoginParams {
   readonly username?: string;
   readonly email?: string;
   readonly password: string;
-  /** Sent as `X-Organization-Id`: needed by a user of several organizations. Default: the chosen one. */
+  /**
+   * Sent as `X-Organization-Id`: needed by a user of several organizations. Default: the chosen one. Without it such
+   * a login rejects with a 403 whose `body.organizations` lists them (`organizationsToPick(error)`).
+   */
   readonly organizationId?: string | number;
 }
 
@@ -26,8 +29,13 @@ export interface SvcIdentity extends UserIdentity {
 export interface SvcAuthProvider extends AuthProvider {
   /** `POST /api/auth/password`; a wrong current password rejects as a field error of `currentPassword`. */
   changePassword(params: { currentPassword: string; newPassword: string }): Promise<void>;
-  /** Logs in again in another organization (a token is bound to one), and sends it as `X-Organization-Id`. */
-  switchOrganization(params: { organizationId: string | number; password: string }): Promise<void>;
+  /**
+   * Moves the session to another organization of the user (`POST /api/auth/switch-organization`: a token is bound
+   * to one), and sends it as `X-Organization-Id` from then on.
+   */
+  switchOrganization(params: { organizationId: string | number }): Promise<void>;
+  /** Every organization of the logged-in user (`GET /api/auth/organizations`), the current one marked. */
+  listOrganizations(): Promise<OrganizationChoice[]>;
 }
 
 function statusOf(error: unknown): number | undefined {
@@ -108,16 +116,19 @@ export function createAuthProvider(client: ApiClient, permissions: Permissions, 
       }
     },
 
-    async switchOrganization({ organizationId, password }): Promise<void> {
+    async switchOrganization({ organizationId }): Promise<void> {
       const email = session.email;
       if (email === undefined) throw new HttpError('Not logged in', 401);
-      const previous = session.organization;
-      try {
-        await login({ email, password, organizationId });
-      } catch (error) {
-        organizations.choose(previous);
-        throw error;
-      }
+      const { json } = await client.request('/api/auth/switch-organization', {
+        method: 'POST',
+        body: session.mode === 'cookie' ? { organizationId: String(organizationId), cookie: true } : { organizationId: String(organizationId) },
+        retryAfterRefresh: false,
+      });
+      session.save(email, json as TokenPair);
+      organizations.choose(organizationId);
+      permissions.forget();
     },
+
+    listOrganizations: () => organizations.list(),
   };
 }

@@ -3,13 +3,14 @@ import type { DataProvider } from 'ra-core';
 import { ApiClient, type FetchFunction } from './api-client';
 import { createAuthProvider, type SvcAuthProvider } from './auth-provider';
 import { createDataProvider } from './data-provider';
-import { type MembershipRoute, Organizations } from './organizations';
+import { Organizations } from './organizations';
 import { Permissions } from './permissions';
 import { type AuthMode, Session, type SessionStorage } from './session';
 
 export { STALE_RECORD_MESSAGE, toHttpError } from './api-errors';
 export type { LoginParams, SvcAuthProvider, SvcIdentity } from './auth-provider';
-export type { MembershipRoute, OrganizationChoice } from './organizations';
+export { organizationsToPick } from './organizations';
+export type { OrganizationChoice, OrganizationOption } from './organizations';
 export type { AuthMode, SessionStorage } from './session';
 
 export interface SvcProviderOptions {
@@ -21,8 +22,6 @@ export interface SvcProviderOptions {
   readonly entities: Readonly<Record<string, string>>;
   /** Where the session is kept. Default `window.localStorage`. */
   readonly storage?: SessionStorage;
-  /** The membership entity (`auth.accountUserEntity`), for `organizations.list()`. */
-  readonly memberships?: MembershipRoute;
   /** Default the global `fetch`. */
   readonly fetch?: FetchFunction;
 }
@@ -41,7 +40,7 @@ export function createSvcProviders(options: SvcProviderOptions): SvcProviders {
   const fetchFn: FetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const client = new ApiClient(options.apiUrl.replace(/\/+$/, ''), new Session(storage, options.auth), fetchFn);
   const permissions = new Permissions(client, options.entities);
-  const organizations = new Organizations(client, options.memberships);
+  const organizations = new Organizations(client);
   return {
     dataProvider: createDataProvider(client),
     authProvider: createAuthProvider(client, permissions, organizations),
