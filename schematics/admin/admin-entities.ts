@@ -24,6 +24,18 @@ export function inputColumns(entity: EntityModel): ColumnModel[] {
   return shownColumns(entity).filter((column) => !column.readOnly && (column.kind === 'field' || column.kind === 'foreignKey'));
 }
 
+/**
+ * The tenant columns of an entity: `auth.organizationField` and the entity's own `scopeBy` fields. The API fills
+ * (or checks) them from the caller's token, so forms never offer them.
+ */
+export function tenantColumns(model: ServiceModel, entity: EntityModel): ReadonlySet<string> {
+  const names = new Set<string>();
+  const organizationField = model.auth?.organizationField;
+  if (organizationField) names.add(organizationField);
+  for (const path of entity.scope?.paths ?? []) if (path.relations.length === 0) names.add(path.field);
+  return names;
+}
+
 /** `publishedYear` → `Published year`, `created_at` → `Created at`, `branchId` → `Branch`. */
 export function humanize(name: string): string {
   const words = name

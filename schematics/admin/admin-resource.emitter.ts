@@ -3,7 +3,7 @@
  * entity, each only when its route exists. Columns, filters and inputs follow the field types.
  */
 import type { ColumnModel, EntityModel, ServiceModel } from '../../lib/schema/model';
-import { adminEntity, componentPrefix, humanize, inputColumns, recordRepresentation, shownColumns } from './admin-entities';
+import { adminEntity, componentPrefix, humanize, inputColumns, recordRepresentation, shownColumns, tenantColumns } from './admin-entities';
 
 /** Names imported from each module, collected while the views are written. */
 class Imports {
@@ -30,6 +30,7 @@ class Imports {
 
 const q = (text: string): string => JSON.stringify(text);
 const VALUES = '../components/values';
+const ACCESS = '../components/access';
 
 interface Context {
   readonly model: ServiceModel;
@@ -88,49 +89,66 @@ function column(ctx: Context, column: ColumnModel, layout: 'table' | 'show'): st
 }
 
 /** The list's filters: text by substring, enums as selects, booleans, ranges of numbers and instants, references. */
-function filters(ctx: Context): string[] {
+interface Guarded {
+  /** The fields the user must be allowed to use for the element to be offered. */
+  readonly fields: readonly string[];
+  readonly element: string;
+}
+
+/** `{ fields, element }` as JSX: the element, offered only when `can` allows every field. */
+function guard({ fields, element }: Guarded, as: 'child' | 'item'): string {
+  if (fields.length === 0) return element;
+  const condition = fields.map((field) => `can(${q(field)})`).join(' && ');
+  const body = element.includes('\n') ? `(\n${indent(element, 2)}\n)` : element;
+  return as === 'child' ? `{${condition} && ${body}}` : `...(${condition} ? [${body}] : [])`;
+}
+
+function filters(ctx: Context): Guarded[] {
   const { imports, entity } = ctx;
-  const result: string[] = [];
+  const result: Guarded[] = [];
+  const tenant = tenantColumns(ctx.model, entity);
   const searchable = shownColumns(entity).filter((candidate) => candidate.field?.searchable === true);
   if (searchable.length > 0) {
     const search = `${imports.use(VALUES, 'searchOf')}([${searchable.map((candidate) => q(candidate.name)).join(', ')}])`;
-    result.push(
-      `<${imports.ra('SearchInput')} key="s" source="q.s" alwaysOn placeholder=${q(`Search ${searchable.map((candidate) => humanize(candidate.name).toLowerCase()).join(', ')}`)} parse={${search}.parse} format={${search}.format} />`,
-    );
+    result.push({
+      fields: searchable.map((candidate) => candidate.name),
+      element: `<${imports.ra('SearchInput')} key="s" source="q.s" alwaysOn placeholder=${q(`Search ${searchable.map((candidate) => humanize(candidate.name).toLowerCase()).join(', ')}`)} parse={${search}.parse} format={${search}.format} />`,
+    });
   }
   // Lists leave soft-deleted rows out, so their deletion time is neither filtered nor shown there.
-  for (const candidate of shownColumns(entity).filter((shown) => shown.kind !== 'deletedAt')) {
+  for (const candidate of shownColumns(entity).filter((shown) => shown.kind !== 'deletedAt' && !tenant.has(shown.name))) {
     const name = candidate.name;
     const label = humanize(name);
+    const push = (...elements: string[]): void => void result.push(...elements.map((element) => ({ fields: [name], element })));
     const input = (component: string, operator: string, text: string, extra = ''): string =>
       `<${imports.ra(component)} key=${q(`${name}||${operator}`)} source=${q(`${name}||${operator}`)} label=${q(text)}${extra} />`;
     const target = referenceOf(ctx, candidate);
     if (target !== undefined) {
-      result.push(
+      push(
         `<${imports.ra('ReferenceInput')} key=${q(`${name}||$eq`)} source=${q(`${name}||$eq`)} reference=${q(target.route)} label=${q(label)}>\n  <${imports.ra('AutocompleteInput')} label=${q(label)} filterToQuery={${searchOfTarget(ctx, target)}} />\n</ReferenceInput>`,
       );
       continue;
     }
     switch (candidate.type) {
       case 'text':
-        if (candidate.kind === 'field') result.push(input('TextInput', '$contL', `${label} contains`));
+        if (candidate.kind === 'field') push(input('TextInput', '$contL', `${label} contains`));
         break;
       case 'enum':
-        result.push(input('SelectInput', '$eq', label, ` choices={${choices(candidate)}}`));
+        push(input('SelectInput', '$eq', label, ` choices={${choices(candidate)}}`));
         break;
       case 'boolean':
-        result.push(input('NullableBooleanInput', '$eq', label));
+        push(input('NullableBooleanInput', '$eq', label));
         break;
       case 'integer':
         if (candidate.kind === 'primary') break;
-        result.push(input('NumberInput', '$gte', `${label} from`), input('NumberInput', '$lte', `${label} to`));
+        push(input('NumberInput', '$gte', `${label} from`), input('NumberInput', '$lte', `${label} to`));
         break;
       case 'decimal':
-        result.push(input('TextInput', '$gte', `${label} from`), input('TextInput', '$lte', `${label} to`));
+        push(input('TextInput', '$gte', `${label} from`), input('TextInput', '$lte', `${label} to`));
         break;
       case 'timestamptz': {
         const parse = ` parse={${imports.use(VALUES, 'parseDateTime')}}`;
-        result.push(input('DateTimeInput', '$gte', `${label} from`, parse), input('DateTimeInput', '$lte', `${label} to`, parse));
+        push(input('DateTimeInput', '$gte', `${label} from`, parse), input('DateTimeInput', '$lte', `${label} to`, parse));
         break;
       }
       case 'json':
@@ -196,6 +214,18 @@ function requiredOnCreate(entity: EntityModel, column: ColumnModel): boolean {
   return !column.nullable && column.field?.default === undefined && !injected;
 }
 
+/** Whether a column is asked about field by field: every one but the primary key, which the API always returns. */
+const guardedField = (column: ColumnModel): readonly string[] => (column.kind === 'primary' ? [] : [column.name]);
+
+/** `const can = useFieldAccess(...)` and the wait for its answer, the first lines of a view that checks fields. */
+function fieldAccess(ctx: Context, action: string, columns: readonly ColumnModel[]): string[] {
+  const fields = columns.flatMap(guardedField);
+  return [
+    `  const can = ${ctx.imports.use(ACCESS, 'useFieldAccess')}(${q(action)}, [${fields.map(q).join(', ')}]);`,
+    '  if (can === undefined) return null;',
+  ];
+}
+
 function listView(ctx: Context): string {
   const { entity, imports, model } = ctx;
   const name = componentPrefix(entity);
@@ -203,18 +233,23 @@ function listView(ctx: Context): string {
   const rowClick = entity.routes.includes('get') ? 'show' : entity.routes.includes('update') ? 'edit' : 'false';
   const filterList = filters(ctx);
   const filterConst = `${entity.propertyName}Filters`;
-  const columns = shownColumns(entity)
-    .filter((candidate) => candidate.kind !== 'deletedAt')
-    .map((candidate) => column(ctx, candidate, 'table'));
+  const tenant = tenantColumns(model, entity);
+  // Every row of a list has the caller's organization: a tenant column would repeat one value.
+  const shown = shownColumns(entity).filter((candidate) => candidate.kind !== 'deletedAt' && !tenant.has(candidate.name));
+  const columns = shown.map((candidate) => guard({ fields: guardedField(candidate), element: column(ctx, candidate, 'table') }, 'child'));
   const perPage = Math.min(model.api.pagination.defaultLimit, model.api.pagination.maxLimit);
   imports.ra('List');
   const parts: string[] = [];
-  if (filterList.length > 0) parts.push(`const ${filterConst} = [\n${indent(filterList.join(',\n'), 2)},\n];\n`);
-  const listProps = [filterList.length > 0 ? ` filters={${filterConst}}` : '', ` perPage={${perPage}}`].join('');
+  if (filterList.length > 0)
+    parts.push(
+      `const ${filterConst} = (can: (field: string) => boolean) => [\n${indent(filterList.map((filter) => guard(filter, 'item')).join(',\n'), 2)},\n];\n`,
+    );
+  const listProps = [filterList.length > 0 ? ` filters={${filterConst}(can)}` : '', ` perPage={${perPage}}`].join('');
   const rowClickProp = rowClick === 'false' ? ' rowClick={false}' : ` rowClick=${q(rowClick)}`;
   parts.push(
     [
       `export function ${name}List() {`,
+      ...fieldAccess(ctx, 'list', shown),
       '  return (',
       `    <List${listProps}>`,
       `      <${imports.ra('DataTable')}${rowClickProp}${canDelete ? '' : ' bulkActionButtons={false}'}>`,
@@ -231,14 +266,16 @@ function listView(ctx: Context): string {
 function showView(ctx: Context): string {
   const { entity, imports, model } = ctx;
   const name = componentPrefix(entity);
-  const fields = shownColumns(entity).map((candidate) => column(ctx, candidate, 'show'));
+  const shown = shownColumns(entity);
+  const fields = shown.map((candidate) => guard({ fields: guardedField(candidate), element: column(ctx, candidate, 'show') }, 'child'));
   for (const relation of entity.relations) {
     if (relation.kind !== 'one-to-many') continue;
     const target = adminEntity(model, relation.target);
     if (target === undefined || !target.routes.includes('find')) continue;
     const targetCtx: Context = { model, entity: target, imports };
+    const targetTenant = tenantColumns(model, target);
     const columns = shownColumns(target)
-      .filter((candidate) => candidate.name !== relation.foreignKey && candidate.kind !== 'deletedAt')
+      .filter((candidate) => candidate.name !== relation.foreignKey && candidate.kind !== 'deletedAt' && !targetTenant.has(candidate.name))
       .map((candidate) => column(targetCtx, candidate, 'table'));
     const rowClick = target.routes.includes('get') ? 'show' : target.routes.includes('update') ? 'edit' : false;
     fields.push(
@@ -252,12 +289,20 @@ function showView(ctx: Context): string {
     );
   }
   return [
+    // Inside <Show>, where the record is known: field rules may depend on the row.
+    `function ${name}ShowLayout() {`,
+    ...fieldAccess(ctx, 'show', shown),
+    '  return (',
+    `    <${imports.ra('SimpleShowLayout')}>`,
+    indent(fields.join('\n'), 6),
+    '    </SimpleShowLayout>',
+    '  );',
+    '}',
+    '',
     `export function ${name}Show() {`,
     '  return (',
     `    <${imports.ra('Show')}>`,
-    `      <${imports.ra('SimpleShowLayout')}>`,
-    indent(fields.join('\n'), 8),
-    '      </SimpleShowLayout>',
+    `      <${name}ShowLayout />`,
     '    </Show>',
     '  );',
     '}',
@@ -265,21 +310,34 @@ function showView(ctx: Context): string {
 }
 
 function formView(ctx: Context, mode: 'create' | 'edit'): string {
-  const { entity, imports } = ctx;
+  const { entity, imports, model } = ctx;
   const name = componentPrefix(entity);
-  const inputs = inputColumns(entity).map((candidate) => input(ctx, candidate, mode, requiredOnCreate(entity, candidate)));
+  const tenant = tenantColumns(model, entity);
+  const writable = inputColumns(entity).filter((candidate) => !tenant.has(candidate.name));
+  const inputs = writable.map((candidate) =>
+    guard({ fields: guardedField(candidate), element: input(ctx, candidate, mode, requiredOnCreate(entity, candidate)) }, 'child'),
+  );
   const withoutDelete = mode === 'edit' && !entity.routes.includes('delete');
   const toolbar = withoutDelete ? ` toolbar={<${imports.ra('Toolbar')}><${imports.ra('SaveButton')} /></Toolbar>}` : '';
   const view = mode === 'edit' ? imports.ra('Edit') : imports.ra('Create');
   const redirect = entity.routes.includes('get') ? 'show' : entity.routes.includes('find') ? 'list' : false;
   const redirectProp = redirect === false ? ' redirect={false}' : ` redirect=${q(redirect)}`;
+  const suffix = mode === 'edit' ? 'Edit' : 'Create';
+  const form = mode === 'edit' ? `<${imports.use(ACCESS, 'RecordAccess')} action="edit">\n  <${name}EditForm />\n</RecordAccess>` : `<${name}CreateForm />`;
   return [
-    `export function ${name}${mode === 'edit' ? 'Edit' : 'Create'}() {`,
+    `function ${name}${suffix}Form() {`,
+    ...fieldAccess(ctx, mode, writable),
+    '  return (',
+    `    <${imports.ra('SimpleForm')}${toolbar}>`,
+    indent(inputs.join('\n'), 6),
+    '    </SimpleForm>',
+    '  );',
+    '}',
+    '',
+    `export function ${name}${suffix}() {`,
     '  return (',
     `    <${view}${mode === 'edit' ? ' mutationMode="pessimistic"' : ''}${redirectProp}>`,
-    `      <${imports.ra('SimpleForm')}${toolbar}>`,
-    indent(inputs.join('\n'), 8),
-    '      </SimpleForm>',
+    indent(form, 6),
     `    </${view}>`,
     '  );',
     '}',

@@ -360,7 +360,7 @@ describe.each(DATABASE_KINDS)('the generated admin with auth and permissions, se
     expect(refresh.status).toBe(401);
   }, 60_000);
 
-  it('does not offer a member delete, bulk delete, create, nor edit of a colleague’s task', async () => {
+  it('does not offer a member delete, bulk delete, create, nor edit of a colleague’s task, even at its typed URL', async () => {
     await login('ann@example.com', 'ann-password-1');
     const [annsTask] = await tasks(`"assigneeId" = ${w.users.ann}`);
     const [bensTask] = await tasks(`"assigneeId" = ${w.users.ben}`);
@@ -386,18 +386,12 @@ describe.each(DATABASE_KINDS)('the generated admin with auth and permissions, se
     await page.locator('button[type="submit"]').waitFor();
     expect(await page.locator('button[aria-label="Delete"]').count()).toBe(0);
 
-    // Not hidden: the edit page of a colleague's task, typed as a URL (react-admin asks canAccess without the
-    // record there, and a member may update some tasks). The API refuses the save; the row is unchanged.
+    // The edit page of a colleague's task, typed as a URL: react-admin checks that route without the record, so the
+    // generated page asks again with the record once loaded and shows a message instead of a form
+    // (test/browser/admin-record-rules.spec.ts covers it further).
     await page.goto(`${admin}#/tasks/${bensTask!.id}`);
-    await page.locator('input[name="title"]').waitFor({ timeout: 15_000 });
-    await page.fill('input[name="title"]', 'not mine');
-    const refused = page.waitForResponse(
-      (response) => response.url() === `${url}/tasks/${bensTask!.id}` && response.request().method() === 'PATCH',
-    );
-    await page.click('button[type="submit"]');
-    const answer = await refused;
-    expect(answer.status()).toBe(403);
-    await page.locator(`text=${((await answer.json()) as { message: string }).message}`).waitFor();
+    await page.locator('text=You are not allowed to edit this record').waitFor({ timeout: 15_000 });
+    expect(await page.locator('input[name="title"]').count()).toBe(0);
     expect(await task(bensTask!.id as number)).toMatchObject({ title: bensTask!.title });
     expect(pageErrors).toEqual([]);
   }, 60_000);

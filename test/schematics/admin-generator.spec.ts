@@ -19,6 +19,7 @@ const GENERATED = [
   'src/generated/resources/member.tsx',
   'src/generated/resources/book-copy.tsx',
   'src/generated/resources/loan.tsx',
+  'src/generated/components/access.tsx',
   'src/generated/components/json-field.tsx',
   'src/generated/components/json-input.tsx',
   'src/generated/components/values.ts',
@@ -94,7 +95,11 @@ describe('svc generate --admin', () => {
     const loan = read('src/generated/resources/loan.tsx');
     expect(loan).toContain('bulkActionButtons={false}');
     expect(loan).toContain('toolbar={<Toolbar><SaveButton /></Toolbar>}');
-    expect(read('src/generated/resources/book-copy.tsx')).toContain('<List filters={bookCopyFilters} perPage={25}>\n      <DataTable rowClick="show">\n');
+    const bookCopy = read('src/generated/resources/book-copy.tsx');
+    expect(bookCopy).toContain('<List filters={bookCopyFilters(can)} perPage={25}>\n      <DataTable rowClick="show">\n');
+    // Field rules: each column and input only when canAccess allows its field; an edit form only for a record the user may edit.
+    expect(bookCopy).toContain('{can("title") && <TextInput source="title" label="Title" validate={required()} />}');
+    expect(bookCopy).toContain('<RecordAccess action="edit">\n        <BookCopyEditForm />\n      </RecordAccess>');
     // Passwords are never shown nor written.
     expect(read('src/generated/resources/member.tsx')).not.toContain('passwordHash');
     expect(read('src/generated/schema.ts')).not.toContain('passwordHash');
