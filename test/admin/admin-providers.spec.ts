@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { HttpError } from 'ra-core';
-import { createSvcProviders, STALE_RECORD_MESSAGE, type SvcProviders } from '../../schematics/admin/files/providers';
+import { createSvcProviders, organizationsToPick, STALE_RECORD_MESSAGE, type SvcProviders } from '../../schematics/admin/files/providers';
 import { permissionRulesAppModule } from '../apps/permissions/src/app.module';
 import { systemRequest } from '../apps/permissions/fixtures';
 import { MembershipService } from '../apps/permissions/src/extensions/memberships/membership.service';
@@ -105,7 +105,6 @@ describe.each(DATABASE_KINDS)('admin app providers (%s)', (kind) => {
       auth,
       entities: ENTITIES,
       storage,
-      memberships: { resource: 'memberships' },
       fetch: browser.fetchFn,
     });
     return { ...made, storage, sent, jar: browser.jar };
@@ -388,11 +387,12 @@ describe.each(DATABASE_KINDS)('admin app providers (%s)', (kind) => {
   });
 
   describe('organizations', () => {
-    it('a user of two organizations picks one at login; X-Organization-Id goes with every request; switching logs in again', async () => {
+    it('a user of two organizations picks one at login from the refusal; X-Organization-Id goes with every request; switching needs no password', async () => {
       const p = providers('bearer');
       const refused = await caught(p.authProvider.login({ username: 'dan@example.com', password: passwordOf('dan@example.com') }));
       expect(refused.status).toBe(403);
       expect(refused.message).toBe('X-Organization-Id required: the user belongs to several organizations');
+      expect(organizationsToPick(refused).map((option) => option.organizationId).sort()).toEqual([String(orgA), String(orgB)].sort());
 
       await p.authProvider.login({ username: 'dan@example.com', password: passwordOf('dan@example.com'), organizationId: orgA });
       expect(p.sent.at(-1)!.headers['x-organization-id']).toBe(String(orgA));
@@ -402,21 +402,28 @@ describe.each(DATABASE_KINDS)('admin app providers (%s)', (kind) => {
       expect(inA.every((row) => row.organizationId === orgA)).toBe(true);
       expect(inA.length).toBeGreaterThan(0);
 
-      // The API shows a user the memberships of the organization they act in (the tenant scope of Membership).
-      const choices = await p.organizations.list();
-      expect(choices.map((choice) => [choice.organizationId, choice.membership.role])).toEqual([[String(orgA), 'member']]);
+      // Every organization of the user, from GET /api/auth/organizations.
+      const choices = await p.authProvider.listOrganizations();
+      expect(choices.map((choice) => [choice.organizationId, choice.current]).sort()).toEqual(
+        [
+          [String(orgA), true],
+          [String(orgB), false],
+        ].sort(),
+      );
 
-      await p.authProvider.switchOrganization({ organizationId: orgB, password: passwordOf('dan@example.com') });
+      await p.authProvider.switchOrganization({ organizationId: orgB });
+      expect(p.sent.at(-1)).toMatchObject({ method: 'POST', path: '/api/auth/switch-organization' });
       expect(await p.authProvider.getIdentity!()).toMatchObject({ organizationId: String(orgB), roles: ['owner'] });
       const { data: inB } = await p.dataProvider.getList<Row>('tasks', all);
       expect(p.sent.at(-1)!.headers['x-organization-id']).toBe(String(orgB));
       expect(inB).toEqual(tasksB);
       expect(await p.authProvider.canAccess!({ action: 'delete', resource: 'tasks', record: inB[0] })).toBe(true);
-      expect((await p.organizations.list()).map((choice) => [choice.organizationId, choice.membership.role])).toEqual([[String(orgB), 'owner']]);
+      expect((await p.organizations.list()).find((choice) => choice.current)?.organizationId).toBe(String(orgB));
 
-      // A wrong password keeps the session and the organization it acts in.
-      await expect(p.authProvider.switchOrganization({ organizationId: orgA, password: 'wrong-password-9' })).rejects.toMatchObject({ status: 401 });
+      // An organization the user does not belong to is refused; the session and its organization stay.
+      await expect(p.authProvider.switchOrganization({ organizationId: 987654 })).rejects.toMatchObject({ status: 403 });
       expect(p.organizations.current()).toBe(String(orgB));
+      expect(await p.authProvider.getIdentity!()).toMatchObject({ organizationId: String(orgB) });
     });
   });
 });
