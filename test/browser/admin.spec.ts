@@ -1,7 +1,9 @@
 /**
  * The admin app `svc generate --admin` writes for an app WITH auth and permissions (`test/apps/permissions`),
- * built for the API's own origin (no `VITE_SVC_API_URL`) and served by the API itself at `/_admin/`
- * (`api.admin: { dir }`), driven in Chromium: login through the login page, create with every input type, filter,
+ * driven in Chromium twice: built for the API's own origin (no `VITE_SVC_API_URL`) and served by the API itself at
+ * `/_admin/` (`api.admin: { dir }`), and built with `VITE_SVC_API_URL` and served from another origin
+ * (http://localhost:5173, as `npm run dev`, fulfilled by request interception; the API lists it in `api.cors`, and the
+ * browser enforces CORS on every call). Each time: login through the login page, create with every input type, filter,
  * sort and page, a field error from the API, the 412 of a stale edit, delete and bulk delete, logout (the refresh
  * token revoked), and what a member is not offered (react-admin's `canAccess` answered from the API's CASL rules).
  * Checked against the tables on PGlite and PostgreSQL. With SVC_ADMIN_SCREENSHOTS=1, the PGlite run rewrites the
@@ -13,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { SvcGuardsModule, SvcModule, type SvcrcV2 } from '@svc/nest';
 import { DataSource } from 'typeorm';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -30,6 +32,12 @@ import { DATABASE_KINDS } from '../support/databases';
 import { type RunningApp, startApp } from '../support/start-app';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium';
 
+/** The other origin the cross-origin build is served from, as the admin's dev server. */
+const FRONT = 'http://localhost:5173';
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+type Serving = 'served at /_admin' | 'from another origin';
+const SERVINGS: readonly Serving[] = ['served at /_admin', 'from another origin'];
+
 const IMAGES = process.env.SVC_ADMIN_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'images') : join(tmpdir(), 'svc-admin-screenshots');
 const STALE = 'Someone else changed this record after you opened it, so nothing was saved.';
 
@@ -42,14 +50,14 @@ const BLOCKS: PermissionBlocks = {
   Project: { member: { read: true }, manager: { read: true, create: true, update: true, delete: true } },
 };
 
-/** The permissions app with the blocks above and its admin served at /_admin from `admin/dist`. */
+/** The permissions app with the blocks above, its admin served at /_admin from `admin/dist`, and CORS for FRONT. */
 function adminPermissionsModule(env: Record<string, string>): DynamicModule {
   @Module({})
   class AdminPermissionsModule {}
   const schema: SvcrcV2 = {
     ...svcSchema,
     auth: { ...svcSchema.auth, permissionsDefault: 'allow' },
-    api: { ...svcSchema.api, admin: { dir: 'admin' } },
+    api: { ...svcSchema.api, admin: { dir: 'admin' }, cors: { origin: [FRONT] } },
     entities: svcSchema.entities.map((entity) => (BLOCKS[entity.name] ? { ...entity, permissions: BLOCKS[entity.name] } : entity)),
   };
   return {
@@ -63,6 +71,18 @@ function adminPermissionsModule(env: Record<string, string>): DynamicModule {
   };
 }
 
+function viteBuild(app: string, apiUrl: string | undefined, outDir: string): void {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
+  if (apiUrl === undefined) delete env.VITE_SVC_API_URL;
+  else env.VITE_SVC_API_URL = apiUrl;
+  const vite = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error', '--outDir', outDir], {
+    cwd: app,
+    env,
+    encoding: 'utf8',
+  });
+  if (vite.status !== 0) throw new Error(`vite build failed: ${vite.stderr}`);
+}
+
 /** A project with the permissions app's `.svcrc` and its admin in `admin/`, built for the origin that serves it. */
 function generateAndBuildAdmin(): string {
   const project = tempDir('admin-auth');
@@ -70,14 +90,7 @@ function generateAndBuildAdmin(): string {
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
   const run = svc(project, ['generate', '--admin', 'admin']);
   if (run.code !== 0) throw new Error(`svc generate --admin failed: ${run.stderr}`);
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
-  delete env.VITE_SVC_API_URL;
-  const vite = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'], {
-    cwd: join(project, 'admin'),
-    env,
-    encoding: 'utf8',
-  });
-  if (vite.status !== 0) throw new Error(`vite build failed: ${vite.stderr}`);
+  viteBuild(join(project, 'admin'), undefined, 'dist');
   return project;
 }
 
@@ -92,7 +105,10 @@ async function makeManager(running: RunningApp, user: number): Promise<void> {
   await data.query(`UPDATE "memberships" SET "role" = 'manager' WHERE "userId" = ${user}`);
 }
 
-describe.each(DATABASE_KINDS)('the generated admin with auth and permissions, served at /_admin (%s)', (kind) => {
+const CASES = DATABASE_KINDS.flatMap((kind) => SERVINGS.map((serving) => [kind, serving] as const));
+
+describe.each(CASES)('the generated admin with auth and permissions (%s, %s)', (kind, serving) => {
+  const crossOrigin = serving === 'from another origin';
   let project: string;
   let running: RunningApp;
   let url: string;
@@ -104,7 +120,7 @@ describe.each(DATABASE_KINDS)('the generated admin with auth and permissions, se
   let context: BrowserContext;
   let page: Page;
   const pageErrors: string[] = [];
-  const shots = kind === 'pglite';
+  const shots = kind === 'pglite' && !crossOrigin;
 
   const tasks = (where = 'TRUE') => tableRows(running.app, 'tasks', where);
   const task = async (id: number) => (await tasks(`id = ${id}`))[0];
@@ -118,7 +134,8 @@ describe.each(DATABASE_KINDS)('the generated admin with auth and permissions, se
     running = await startApp(kind, adminPermissionsModule, 'express', undefined, { adminRoot: project });
     await running.app.listen(0, '127.0.0.1');
     url = `http://127.0.0.1:${(running.app.getHttpServer().address() as AddressInfo).port}`;
-    admin = `${url}/_admin/`;
+    if (crossOrigin) viteBuild(join(project, 'admin'), url, 'dist-cross');
+    admin = crossOrigin ? `${FRONT}/` : `${url}/_admin/`;
     w = await seedPermissionsWorld(running.app);
     await makeManager(running, w.users.ben);
     manager = w.header(w.users.ben, w.orgA, ['manager']);
@@ -146,8 +163,21 @@ describe.each(DATABASE_KINDS)('the generated admin with auth and permissions, se
       headless: true,
       timezoneId: 'UTC',
       viewport: { width: 1400, height: 900 },
-      args: [...CHROMIUM_ARGS],
+      args: [
+        ...CHROMIUM_ARGS,
+        // A page fulfilled by interception has no address space, so Chromium would treat the loopback API as a
+        // private network it may not reach; a dev server on localhost is not subject to that.
+        ...(crossOrigin ? ['--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessChecks,BlockInsecurePrivateNetworkRequests'] : []),
+      ],
     });
+    if (crossOrigin) {
+      await context.route(`${FRONT}/**`, async (route) => {
+        const path = new URL(route.request().url()).pathname;
+        const file = join(project, 'admin', 'dist-cross', path === '/' ? 'index.html' : path);
+        if (!existsSync(file)) return route.fulfill({ status: 404, body: '' });
+        return route.fulfill({ status: 200, contentType: TYPES[extname(file)] ?? 'application/octet-stream', body: readFileSync(file) });
+      });
+    }
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
   }, 150_000);
