@@ -56,6 +56,10 @@ describe.each(DATABASE_KINDS)('login and refresh (%s)', (kind) => {
         statusCode: 403,
         message: 'X-Organization-Id required: the user belongs to several organizations',
         error: 'Forbidden',
+        organizations: [
+          { organizationId: String(w.orgA), name: expect.any(String) },
+          { organizationId: String(w.orgB), name: expect.any(String) },
+        ],
       });
       const inB = await login(w.carol.email, w.carol.password, w.orgB).expect(200);
       expect(claimsOf(inB.body.accessToken)).toMatchObject({ organizationId: String(w.orgB), roles: ['admin'] });
