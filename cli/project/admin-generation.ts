@@ -112,6 +112,6 @@ export function generateAdmin(input: AdminGenerationInput): boolean {
       writeFileSync(file, change.content);
     }
   }
-  io.out(`✔ Generated the admin app in ${shown('.') || '.'}: npm install && npm run dev there (see docs/admin.md)`);
+  io.out(`✔ Generated the admin app in ${shown('.') || '.'}: npm install && npm run dev there (see node_modules/@svc/nest/docs/admin.md)`);
   return true;
 }
