@@ -20,6 +20,8 @@ export interface AdminGenerationInput {
   readonly schema?: string;
   readonly dryRun?: boolean;
   readonly force?: boolean;
+  /** `false` leaves out the closing line (and "Nothing to change"): `svc dev` regenerating before a build. */
+  readonly summary?: boolean;
   readonly io: CliIo;
 }
 
@@ -99,6 +101,7 @@ export function generateAdmin(input: AdminGenerationInput): boolean {
   const host = hostTsconfigChange(cwd, root);
   if (changes.length === 0 && host.kind !== 'update') {
     if (host.kind === 'manual') io.out(host.note);
+    if (input.summary === false) return true;
     io.out(`✔ Nothing to change: ${shown('.') || '.'} is up to date with ${schema}`);
     return true;
   }
@@ -118,6 +121,7 @@ export function generateAdmin(input: AdminGenerationInput): boolean {
       writeFileSync(file, change.content);
     }
   }
+  if (input.summary === false) return true;
   io.out(`✔ Generated the admin app in ${shown('.') || '.'}: npm install && npm run dev there (see node_modules/@svc/nest/docs/admin.md)`);
   return true;
 }
