@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
+import { SMOKE_OUT_DIR } from '../../schematics/nest-add/host-test-tooling';
 
 export type HostTsconfigChange =
   | { readonly kind: 'none' }
@@ -37,8 +38,9 @@ export function hostTsconfigChange(cwd: string, adminRoot: string): HostTsconfig
   const excluded = Array.isArray(config.exclude) ? config.exclude.map(String) : undefined;
   if (excluded?.some((entry) => entry.replace(/^\.\//, '').replace(/\/(\*\*)?$/, '') === folder)) return { kind: 'none' };
   const outDir = typeof config.compilerOptions?.outDir === 'string' ? config.compilerOptions.outDir : undefined;
-  // Without "exclude", TypeScript leaves out node_modules and outDir; naming one replaces that default, so keep it.
-  const exclude = excluded ?? ['node_modules', ...(outDir === undefined ? [] : [outDir])];
+  // Without "exclude", TypeScript leaves out node_modules and the output folders, the one of the file and the one of
+  // the command line (`test:smoke`'s, of nest add); naming one replaces that default, so keep it.
+  const exclude = excluded ?? ['node_modules', ...(outDir === undefined ? [] : [outDir]), SMOKE_OUT_DIR];
   const content = `${JSON.stringify({ ...config, exclude: [...exclude, folder] }, null, 2)}\n`;
   return { kind: 'update', content, note: `(exclude ${folder}: the admin app is compiled by its own tsconfig.json)` };
 }

@@ -5,7 +5,7 @@
  * and builds with Vite using this repository's node_modules.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseGenerated } from '../../schematics/utils/generated-file';
 import { assertBuilt, ROOT, svc, tempDir } from '../cli/generate.helpers';
@@ -219,7 +219,10 @@ describe('svc generate --admin in a project made by nest new', () => {
     const run = svc(project, ['generate', '--admin', 'admin']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('UPDATE tsconfig.json (exclude admin');
-    expect(JSON.parse(readFileSync(join(project, 'tsconfig.json'), 'utf8'))).toEqual({ ...NEST_NEW_TSCONFIG, exclude: ['node_modules', './dist', 'admin'] });
+    expect(JSON.parse(readFileSync(join(project, 'tsconfig.json'), 'utf8'))).toEqual({ ...NEST_NEW_TSCONFIG, exclude: ['node_modules', './dist', 'dist-test', 'admin'] });
+    // The output of an earlier `npm run test:smoke` (tsc --outDir dist-test) stays out, as without "exclude".
+    mkdirSync(join(project, 'dist-test'));
+    writeFileSync(join(project, 'dist-test', 'main.d.ts'), 'export {};\n');
     expect(listed()).toEqual([join(project, 'main.ts')]);
     const again = svc(project, ['generate', '--admin', 'admin']);
     expect(again.stdout).toContain('✔ Nothing to change');
