@@ -10,6 +10,7 @@ import { SVCRC_FILE } from '../../lib/schema/load-svcrc';
 import { ADMIN_GENERATED_DIR, type AdminPlan, planAdmin } from '../../schematics/admin/admin-plan';
 import { parseGenerated } from '../../schematics/utils/generated-file';
 import type { CliIo } from '../svc-command';
+import { hostTsconfigChange } from './admin-host-tsconfig';
 import { validateSvcrc } from './generation';
 
 export interface AdminGenerationInput {
@@ -19,6 +20,8 @@ export interface AdminGenerationInput {
   readonly schema?: string;
   readonly dryRun?: boolean;
   readonly force?: boolean;
+  /** `false` leaves out the closing line (and "Nothing to change"): `svc dev` regenerating before a build. */
+  readonly summary?: boolean;
   readonly io: CliIo;
 }
 
@@ -95,15 +98,21 @@ export function generateAdmin(input: AdminGenerationInput): boolean {
   }
   for (const orphan of orphans)
     io.out(`! ${shown(orphan)} is not an entity of ${schema} any more (or has no HTTP routes): delete it, it no longer compiles`);
-  if (changes.length === 0) {
+  const host = hostTsconfigChange(cwd, root);
+  if (changes.length === 0 && host.kind !== 'update') {
+    if (host.kind === 'manual') io.out(host.note);
+    if (input.summary === false) return true;
     io.out(`✔ Nothing to change: ${shown('.') || '.'} is up to date with ${schema}`);
     return true;
   }
   for (const change of changes) io.out(`${change.kind.padEnd(6)} ${shown(change.path)}`);
+  if (host.kind === 'update') io.out(`UPDATE tsconfig.json ${host.note}`);
+  else if (host.kind === 'manual') io.out(host.note);
   if (input.dryRun === true) {
     io.out('Dry run: nothing was written');
     return true;
   }
+  if (host.kind === 'update') writeFileSync(join(cwd, 'tsconfig.json'), host.content);
   for (const change of changes) {
     const file = join(root, change.path);
     if (change.kind === 'DELETE') rmSync(file);
@@ -112,6 +121,7 @@ export function generateAdmin(input: AdminGenerationInput): boolean {
       writeFileSync(file, change.content);
     }
   }
-  io.out(`✔ Generated the admin app in ${shown('.') || '.'}: npm install && npm run dev there (see docs/admin.md)`);
+  if (input.summary === false) return true;
+  io.out(`✔ Generated the admin app in ${shown('.') || '.'}: npm install && npm run dev there (see node_modules/@svc/nest/docs/admin.md)`);
   return true;
 }

@@ -1,10 +1,12 @@
 /**
  * `svc dev` with `api.admin` on, on a project made by `svc init` (node_modules linked): the admin
  * app is installed (its node_modules missing) and built before the API starts, served at /_admin,
- * and built again after a `.svcrc` change; without an admin app, one line says how to create it and
- * the API starts anyway. The admin app is a stand-in whose `build` script writes `dist/index.html`
- * from `.svcrc`, and whose one dependency is a local folder: no network.
+ * and built again after a `.svcrc` change (an app of `svc generate --admin` regenerated first);
+ * without an admin app, one line says how to create it and the API starts anyway. The admin apps are
+ * stand-ins whose `build` script writes `dist/index.html` (from `.svcrc`, or from the generated
+ * schema), the first with one dependency that is a local folder: no network.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -107,6 +109,35 @@ describe('svc dev with api.admin', () => {
     // node_modules is there now: built again, not installed again.
     expect(running.output().split('Admin app: installing').length - 1).toBe(1);
     expect(running.output().split('✔ Admin app built').length - 1).toBe(2);
+    running.child.kill('SIGINT');
+    expect(await running.exit).toBe(0);
+  }, 300_000);
+
+  it('regenerates the app of svc generate --admin from .svcrc before building it again', async () => {
+    const generated = spawnSync(process.execPath, [CLI, 'generate', '--admin', 'panel'], { cwd: project, env: cleanEnv(), encoding: 'utf8' });
+    expect(generated.status).toBe(0);
+    // The generated app with a stand-in build (no install, no Vite): dist/index.html is its generated schema.
+    writeFileSync(join(project, 'panel', 'package.json'), JSON.stringify({ name: 'panel', private: true, scripts: { build: 'node build.js' } }));
+    writeFileSync(
+      join(project, 'panel', 'build.js'),
+      "const fs = require('node:fs');\nfs.mkdirSync('dist', { recursive: true });\nfs.writeFileSync('dist/index.html', fs.readFileSync('src/generated/schema.ts', 'utf8'));\n",
+    );
+    mkdirSync(join(project, 'panel', 'node_modules'));
+    setAdmin({ dir: 'panel' });
+    const port = await freePort();
+    dev = start(process.execPath, [CLI, 'dev', '--port', String(port)], project, cleanEnv({ PGLITE_DATA_DIR: 'memory' }));
+    const running = dev;
+    await waitForHealth(port, running.output, 120_000);
+    expect((await http(port, 'GET', '/_admin/')).text).not.toContain('"name": "Label"');
+
+    setAdmin({ dir: 'panel' }, [{ name: 'Label', fields: [{ name: 'text', type: 'text' }] }]);
+    await waitFor(
+      '/_admin/ to be built from the regenerated schema, with the new entity',
+      async () => ((await http(port, 'GET', '/_admin/').catch(() => undefined))?.text.includes('"name": "Label"') ? true : undefined),
+      120_000,
+      running.output,
+    );
+    expect(running.output()).toContain('CREATE panel/src/generated/resources/label.tsx');
     running.child.kill('SIGINT');
     expect(await running.exit).toBe(0);
   }, 300_000);

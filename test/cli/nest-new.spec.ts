@@ -4,13 +4,14 @@
  * documented way (`npm i ./svc-nest-<version>.tgz && nest add @svc/nest --skip-install && npm install`), an
  * entity with a relation to the starter one through `nest g svc-resource`, then the scripts
  * `nest new` wrote (`build`, `test`, `test:e2e`, `lint`), the smoke tests (`test:smoke`), and
- * `svc dev` up to a first 200 — with `test:e2e` run again while it holds the database folder.
+ * `svc dev` up to a first 200, then a `.svcrc` change it restarts on — with `test:e2e` run again while it holds the
+ * database folder.
  *
  * Installs from the npm registry into a temporary folder, through npm's usual cache: slow, one project.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, watch } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { assertBuilt, cleanEnv, freePort, http, readJson, ROOT, start, stop, tempDir, waitFor, writeJson, type Running } from './generate.helpers';
 import { packRepository } from '../support/pack';
 
@@ -110,6 +111,30 @@ describe('nest new, nest add @svc/nest, nest g svc-resource, then the project as
     expect(first.body).toEqual([]);
     // svc dev prints its line once it has seen the app answer, which may be just after our first 200.
     await waitFor(`svc dev's ready line`, async () => running.output().includes(`✔ Ready on http://localhost:${port}`) || undefined, 60_000, running.output);
+    // A .svcrc change restarts the app on the regenerated files transpiled alone: in this ES-module project they must
+    // be ES modules too (a CommonJS file there fails to link: "does not provide an export named ...").
+    // The compiler rewrites them soon after (as ES modules), so every version written is read as it lands.
+    const entityOutput = join(project, 'dist', 'autogen', 'tasks', 'task.entity.js');
+    const written: string[] = [];
+    const watcher = watch(dirname(entityOutput), (_event, file) => {
+      if (file === basename(entityOutput) && existsSync(entityOutput)) written.push(readFileSync(entityOutput, 'utf8'));
+    });
+    try {
+      const svcrc = readJson(join(project, '.svcrc'));
+      svcrc.entities.find((entity: { name: string }) => entity.name === 'Task').fields.push({ name: 'priority', type: 'integer', nullable: true });
+      writeJson(join(project, '.svcrc'), svcrc);
+      await waitFor(
+        'GET /tasks?fields=priority after the .svcrc change',
+        async () => ((await http(port, 'GET', '/tasks?fields=priority').catch(() => undefined))?.status === 200 ? true : undefined),
+        90_000,
+        running.output,
+      );
+    } finally {
+      watcher.close();
+    }
+    expect(running.output()).toContain('↻ Restarting the application...');
+    expect(written.filter((text) => text.includes('priority'))).not.toEqual([]);
+    expect(written.filter((text) => /^exports\.|"use strict"/m.test(text))).toEqual([]);
     npm(['run', 'test:e2e']);
     running.child.kill('SIGINT');
     expect(await running.exit).toBe(0);

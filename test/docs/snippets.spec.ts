@@ -253,7 +253,7 @@ async function commandProblem(words: string[]): Promise<string | undefined> {
   const svcArgs = svcArguments(words);
   if (svcArgs) return svcParses(svcArgs);
   const [tool, sub, script] = words;
-  if (tool === 'npx') return words[1] === 'schematics' || words[1] === 'tsc' ? undefined : `unknown npx command ${words[1]}`;
+  if (tool === 'npx') return ['schematics', 'tsc', 'nest'].includes(words[1]) ? undefined : `unknown npx command ${words[1]}`;
   if (tool === 'npm') {
     if (['ci', 'install', 'i', 'pack', 'test'].includes(sub)) return undefined;
     if (sub === 'run') {

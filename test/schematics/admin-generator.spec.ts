@@ -5,7 +5,7 @@
  * and builds with Vite using this repository's node_modules.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseGenerated } from '../../schematics/utils/generated-file';
 import { assertBuilt, ROOT, svc, tempDir } from '../cli/generate.helpers';
@@ -196,5 +196,40 @@ describe('svc generate --admin', () => {
     expect(existsSync(join(app, shelf))).toBe(false);
     expect(forced.stdout).toContain('admin/src/resources/shelf.tsx is not an entity of .svcrc any more');
     expect(read('src/generated/admin.tsx')).not.toContain('shelves');
+  });
+});
+
+describe('svc generate --admin in a project made by nest new', () => {
+  let project: string;
+  // nest new's tsconfig.json: no "include", so it takes every TypeScript file under the project, admin/ too.
+  const NEST_NEW_TSCONFIG = {
+    compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'ES2023', outDir: './dist', rootDir: '.', strict: true, skipLibCheck: true },
+  };
+  const listed = (): string[] => {
+    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--listFilesOnly'], { cwd: project, encoding: 'utf8' });
+    return tsc.stdout.split('\n').filter((line) => line !== '' && !line.includes('/node_modules/'));
+  };
+
+  beforeAll(() => {
+    assertBuilt();
+    project = tempDir('admin-nest-new');
+    copyFileSync(SAMPLE_SVCRC, join(project, '.svcrc'));
+    symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
+    writeFileSync(join(project, 'tsconfig.json'), `${JSON.stringify(NEST_NEW_TSCONFIG, null, 2)}\n`);
+    writeFileSync(join(project, 'main.ts'), 'export {};\n');
+  });
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  it("excludes the admin app from the server's tsconfig.json, which then compiles only the server's files", () => {
+    const run = svc(project, ['generate', '--admin', 'admin']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('UPDATE tsconfig.json (exclude admin');
+    expect(JSON.parse(readFileSync(join(project, 'tsconfig.json'), 'utf8'))).toEqual({ ...NEST_NEW_TSCONFIG, exclude: ['node_modules', './dist', 'dist-test', 'admin'] });
+    // The output of an earlier `npm run test:smoke` (tsc --outDir dist-test) stays out, as without "exclude".
+    mkdirSync(join(project, 'dist-test'));
+    writeFileSync(join(project, 'dist-test', 'main.d.ts'), 'export {};\n');
+    expect(listed()).toEqual([join(project, 'main.ts')]);
+    const again = svc(project, ['generate', '--admin', 'admin']);
+    expect(again.stdout).toContain('✔ Nothing to change');
   });
 });

@@ -1,5 +1,6 @@
 /**
- * The admin app of `api.admin` built for `svc dev`: `npm install` when its `node_modules` is
+ * The admin app of `api.admin` built for `svc dev`: regenerated from `.svcrc` first when it is the app of
+ * `svc generate --admin` (its `src/generated/admin.tsx` exists), `npm install` when its `node_modules` is
  * missing, then `npm run build`, which writes the `dist/` the API serves at `/_admin`. A failure
  * is reported and the API runs on (serving the previous build, or its "not built" answer).
  */
@@ -7,7 +8,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { AdminModel } from '../../../lib/schema/model';
+import { ADMIN_GENERATED_DIR } from '../../../schematics/admin/admin-plan';
 import type { CliIo } from '../../svc-command';
+import { generateAdmin } from '../admin-generation';
 import { signalChild } from './child-processes';
 import { IS_WINDOWS, npmCommand } from '../processes';
 
@@ -32,6 +35,8 @@ export class AdminBuilder {
       this.io.err(`⚠ api.admin is on but ${shown}/ holds no admin app: create it with svc generate --admin ${shown} (the API starts without it)`);
       return false;
     }
+    // Refused hand edits are reported by the generator; the build then goes on with the sources as they are.
+    if (existsSync(join(dir, ADMIN_GENERATED_DIR, 'admin.tsx'))) generateAdmin({ cwd: this.root, dir, io: this.io, summary: false });
     if (!existsSync(join(dir, 'node_modules'))) {
       this.io.out(`Admin app: installing its dependencies (npm install in ${shown}/)...`);
       if (!(await this.run(dir, ['install'], `npm install in ${shown}/`))) return false;

@@ -3,6 +3,9 @@
  * restart with them at once instead of waiting for `tsc --watch` to type-check the project (1 to 3 s
  * on a small machine). The compiler still checks everything afterwards and reports its errors.
  * Uses the project's own TypeScript and compiler options, one file at a time (`transpileModule`).
+ * `transpileModule` sees no package.json, so under `module: node16`/`nodenext` it would emit CommonJS
+ * even in a `"type": "module"` project (what `nest new` writes): the format each file gets from its
+ * package.json is looked up here, as tsc does, and given to it as the module kind.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -42,6 +45,15 @@ export function createFastEmitter(root: string, tsconfig: string): FastEmitter |
   const options = parsed.options;
   if (options.outDir === undefined || options.noEmit === true) return undefined;
   const rootDir = options.rootDir ?? root;
+  const byPackageJson =
+    options.module !== undefined && options.module >= typescript.ModuleKind.Node16 && options.module <= typescript.ModuleKind.NodeNext;
+  const packageJsonCache = typescript.createModuleResolutionCache(root, (name) => name, options).getPackageJsonInfoCache();
+  /** The compiler options of one file: under node16/nodenext, its module kind is the format its package.json gives it. */
+  const optionsOf = (source: string): ts.CompilerOptions => {
+    if (!byPackageJson) return options;
+    const format = typescript.getImpliedNodeFormatForFile(source, packageJsonCache, typescript.sys, options);
+    return format === typescript.ModuleKind.ESNext ? { ...options, module: typescript.ModuleKind.ESNext } : options;
+  };
   const outDir = options.outDir;
   /** The output file of a source file, or undefined when it is not compiled into outDir. */
   const outputOf = (file: string): string | undefined => {
@@ -66,7 +78,7 @@ export function createFastEmitter(root: string, tsconfig: string): FastEmitter |
         const target = outputOf(file);
         if (target === undefined) continue;
         const output = typescript.transpileModule(readFileSync(source, 'utf8'), {
-          compilerOptions: options,
+          compilerOptions: optionsOf(source),
           fileName: source,
         });
         mkdirSync(dirname(target), { recursive: true });

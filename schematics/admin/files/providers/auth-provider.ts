@@ -84,7 +84,11 @@ export function createAuthProvider(client: ApiClient, permissions: Permissions, 
     logout,
 
     async checkAuth(): Promise<void> {
-      if (!session.usable) throw new HttpError('Your session has ended: log in again.', 401);
+      if (session.usable) return;
+      // react-admin shows a rejection's message, unless it is `false`: someone who never logged in (or logged out)
+      // opens on the login page without an error; only a session that did end says so.
+      if (session.claims === undefined) throw Object.assign(new HttpError('Not logged in', 401), { message: false });
+      throw new HttpError('Your session has ended: log in again.', 401);
     },
 
     async checkError(error: unknown): Promise<void> {
