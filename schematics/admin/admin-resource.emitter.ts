@@ -207,6 +207,19 @@ const indent = (text: string, by: number): string =>
     .map((line) => (line === '' ? line : ' '.repeat(by) + line))
     .join('\n');
 
+/** The user entity's password fields: never returned, so not in `inputColumns`, but a form must be able to set them. */
+function passwordColumns(entity: EntityModel): ColumnModel[] {
+  return entity.columns.filter((column) => column.kind === 'field' && column.field?.isPassword === true && !column.readOnly);
+}
+
+/** A password input: required on create when the API requires it; on edit, left empty keeps the password. */
+function passwordInput(ctx: Context, column: ColumnModel, mode: 'create' | 'edit', requiredOnCreate: boolean): string {
+  const { imports } = ctx;
+  const label = mode === 'edit' ? 'New password (leave empty to keep it)' : 'Password';
+  const validate = mode === 'create' && requiredOnCreate ? ` validate={${imports.ra('required')}()}` : '';
+  return `<${imports.ra('PasswordInput')} source=${q(column.name)} label=${q(label)} autoComplete="new-password"${validate} />`;
+}
+
 /** Whether a create body needs the column (the API's rule: not nullable, no default, not injected from the scope). */
 function requiredOnCreate(entity: EntityModel, column: ColumnModel): boolean {
   const injected =
@@ -314,9 +327,15 @@ function formView(ctx: Context, mode: 'create' | 'edit'): string {
   const name = componentPrefix(entity);
   const tenant = tenantColumns(model, entity);
   const writable = inputColumns(entity).filter((candidate) => !tenant.has(candidate.name));
-  const inputs = writable.map((candidate) =>
-    guard({ fields: guardedField(candidate), element: input(ctx, candidate, mode, requiredOnCreate(entity, candidate)) }, 'child'),
-  );
+  const secrets = passwordColumns(entity);
+  const inputs = [
+    ...writable.map((candidate) =>
+      guard({ fields: guardedField(candidate), element: input(ctx, candidate, mode, requiredOnCreate(entity, candidate)) }, 'child'),
+    ),
+    ...secrets.map((candidate) =>
+      guard({ fields: guardedField(candidate), element: passwordInput(ctx, candidate, mode, requiredOnCreate(entity, candidate)) }, 'child'),
+    ),
+  ];
   const withoutDelete = mode === 'edit' && !entity.routes.includes('delete');
   const toolbar = withoutDelete ? ` toolbar={<${imports.ra('Toolbar')}><${imports.ra('SaveButton')} /></Toolbar>}` : '';
   const view = mode === 'edit' ? imports.ra('Edit') : imports.ra('Create');
@@ -324,9 +343,14 @@ function formView(ctx: Context, mode: 'create' | 'edit'): string {
   const redirectProp = redirect === false ? ' redirect={false}' : ` redirect=${q(redirect)}`;
   const suffix = mode === 'edit' ? 'Edit' : 'Create';
   const form = mode === 'edit' ? `<${imports.use(ACCESS, 'RecordAccess')} action="edit">\n  <${name}EditForm />\n</RecordAccess>` : `<${name}CreateForm />`;
+  // The API never returns a password, so an edit form holds none: an untouched (or cleared) one is not sent.
+  const transform =
+    mode === 'edit' && secrets.length > 0
+      ? ` transform={${imports.use(VALUES, 'withoutEmpty')}([${secrets.map((candidate) => q(candidate.name)).join(', ')}])}`
+      : '';
   return [
     `function ${name}${suffix}Form() {`,
-    ...fieldAccess(ctx, mode, writable),
+    ...fieldAccess(ctx, mode, [...writable, ...secrets]),
     '  return (',
     `    <${imports.ra('SimpleForm')}${toolbar}>`,
     indent(inputs.join('\n'), 6),
@@ -336,7 +360,7 @@ function formView(ctx: Context, mode: 'create' | 'edit'): string {
     '',
     `export function ${name}${suffix}() {`,
     '  return (',
-    `    <${view}${mode === 'edit' ? ' mutationMode="pessimistic"' : ''}${redirectProp}>`,
+    `    <${view}${mode === 'edit' ? ' mutationMode="pessimistic"' : ''}${redirectProp}${transform}>`,
     indent(form, 6),
     `    </${view}>`,
     '  );',

@@ -2,8 +2,17 @@
  * What the generated views ask react-admin's `canAccess` beyond the routes: whether the loaded record may be edited,
  * and which fields of the entity the user may read or write (a resource written `tasks.title`).
  */
-import type { ReactElement, ReactNode } from 'react';
-import { ShowButton, useCanAccess, useCanAccessResources, useRecordContext, useResourceContext, useResourceDefinition } from 'react-admin';
+import { type ReactElement, type ReactNode, useEffect } from 'react';
+import {
+  ShowButton,
+  useAuthenticated,
+  useCanAccess,
+  useCanAccessResources,
+  useLogoutIfAccessDenied,
+  useRecordContext,
+  useResourceContext,
+  useResourceDefinition,
+} from 'react-admin';
 
 /** Whether the user may use one field of the resource in the action; undefined while the rules load. */
 export type FieldAccess = ((field: string) => boolean) | undefined;
@@ -13,8 +22,15 @@ export type FieldAccess = ((field: string) => boolean) | undefined;
  * asked with the record of the context when there is one, so row conditions of field rules apply.
  */
 export function useFieldAccess(action: string, fields: readonly string[]): FieldAccess {
+  // The view waits for these answers before it renders react-admin's page, which is what checks the session: check
+  // it here first, so an ended session goes to the login page instead of a page that waits for ever.
+  useAuthenticated();
   const resource = useResourceContext() ?? '';
-  const { canAccess, isPending } = useCanAccessResources({ action, resources: fields.map((field) => `${resource}.${field}`) });
+  const { canAccess, isPending, error } = useCanAccessResources({ action, resources: fields.map((field) => `${resource}.${field}`) });
+  const logoutIfAccessDenied = useLogoutIfAccessDenied();
+  useEffect(() => {
+    if (error) void logoutIfAccessDenied(error);
+  }, [error, logoutIfAccessDenied]);
   if (isPending || canAccess === undefined) return undefined;
   return (field: string) => canAccess[`${resource}.${field}`] === true;
 }

@@ -63,3 +63,12 @@ export function searchOf(fields: readonly string[]): { parse: (text: string) => 
     },
   };
 }
+
+/** A save's `transform`: drops the `fields` left empty (a password input nobody typed in), so they are not sent. */
+export function withoutEmpty(fields: readonly string[]): (data: Record<string, unknown>) => Record<string, unknown> {
+  return (data) => {
+    const kept = { ...data };
+    for (const field of fields) if (kept[field] === undefined || kept[field] === null || kept[field] === '') delete kept[field];
+    return kept;
+  };
+}
