@@ -100,8 +100,14 @@ describe('svc generate --admin', () => {
     // Field rules: each column and input only when canAccess allows its field; an edit form only for a record the user may edit.
     expect(bookCopy).toContain('{can("title") && <TextInput source="title" label="Title" validate={required()} />}');
     expect(bookCopy).toContain('<RecordAccess action="edit">\n        <BookCopyEditForm />\n      </RecordAccess>');
-    // Passwords are never shown nor written.
-    expect(read('src/generated/resources/member.tsx')).not.toContain('passwordHash');
+    // Passwords are never shown; a form sets one (required on create when the API requires it, which the sample's
+    // nullable field is not; not sent from an edit when left empty).
+    const member = read('src/generated/resources/member.tsx');
+    expect(member).toContain('{can("passwordHash") && <PasswordInput source="passwordHash" label="Password" autoComplete="new-password" />}');
+    expect(member).toContain('{can("passwordHash") && <PasswordInput source="passwordHash" label="New password (leave empty to keep it)" autoComplete="new-password" />}');
+    expect(member).toContain('<Edit mutationMode="pessimistic" redirect="show" transform={withoutEmpty(["passwordHash"])}>');
+    // Two field checks, two inputs, the edit's transform; nothing else (no column, no filter, no Show field).
+    expect(member.match(/passwordHash/g)).toHaveLength(7);
     expect(read('src/generated/schema.ts')).not.toContain('passwordHash');
   });
 
