@@ -87,7 +87,13 @@ const FIELDS: Record<EntityName, Record<string, ColumnType>> = {
 };
 
 const TEXTS = ['a', 'A', 'ab', 'Ab', 'b%', 'a_b', '%', '_', 'Üb', 'üb', 'x y', 'b0', 'b1', 'B1', 'a\\b'];
-const INSTANTS = ['2026-01-01T00:00:00Z', '2026-01-01T00:00:00.000500Z', '2026-01-01T00:00:00.001Z', '2026-01-02', '2025-12-31T23:59:59.999999Z'];
+const INSTANTS = [
+  '2026-01-01T00:00:00Z',
+  '2026-01-01T00:00:00.000500Z',
+  '2026-01-01T00:00:00.001Z',
+  '2026-01-02',
+  '2025-12-31T23:59:59.999999Z',
+];
 const VALUES: Record<ColumnType, readonly string[]> = {
   integer: ['-1', '0', '1', '2', '3', '4', '5', '6'],
   decimal: ['0', '1.5', '1.50', '2.5', '-3.25', '10', '0.01'],
@@ -190,7 +196,9 @@ const callerArb: fc.Arbitrary<Caller> = fc.record({
   config: fc.integer({ min: 0, max: CONFIGS - 1 }),
   // Mostly several roles: a cell one role's field rule hides is then often reached through another role.
   roles: fc
-    .tuple(...['a', 'b', 'c', BYPASS].map((role) => fc.integer({ min: 0, max: 9 }).map((n) => (n < (role === BYPASS ? 2 : 7) ? [role] : []))))
+    .tuple(
+      ...['a', 'b', 'c', BYPASS].map((role) => fc.integer({ min: 0, max: 9 }).map((n) => (n < (role === BYPASS ? 2 : 7) ? [role] : []))),
+    )
     .map((picked) => picked.flat()),
   level: fc.option(fc.integer({ min: 0, max: 3 })),
 });
@@ -256,13 +264,21 @@ describe.each(DATABASE_KINDS)('the view matcher against the list route (%s)', (k
     const projects = running.app.get(ProjectService);
     const tasks = running.app.get(TaskService);
     for (const org of [world.orgA, world.orgB]) {
-      const project = await projects.createOne({ name: `p${org}`, budget: org === world.orgA ? 5 : 1, organizationId: org }, systemRequest(org));
+      const project = await projects.createOne(
+        { name: `p${org}`, budget: org === world.orgA ? 5 : 1, organizationId: org },
+        systemRequest(org),
+      );
       for (let i = 0; i < TASK_SLOTS; i++) {
         const orgOf = i < 4 ? world.orgA : world.orgB;
         if (orgOf !== org) continue;
-        const task = await tasks.createOne({ title: 't', projectId: i % 2 === 0 ? project.id : null, organizationId: org }, systemRequest(org));
+        const task = await tasks.createOne(
+          { title: 't', projectId: i % 2 === 0 ? project.id : null, organizationId: org },
+          systemRequest(org),
+        );
         slots.push({ id: task.id as number, org });
-        const comment = await running.app.get(CommentService).createOne({ body: 'b0', taskId: task.id, organizationId: org }, systemRequest(org));
+        const comment = await running.app
+          .get(CommentService)
+          .createOne({ body: 'b0', taskId: task.id, organizationId: org }, systemRequest(org));
         comments.push(comment.id as number);
       }
     }
@@ -305,10 +321,17 @@ describe.each(DATABASE_KINDS)('the view matcher against the list route (%s)', (k
           const userId = world.users[caller.who];
           const org = caller.who === 'cat' ? world.orgB : world.orgA;
           const roles = roleNames(caller);
-          const claims = { sub: String(userId), organizationId: String(org), roles, ...(caller.level === null ? {} : { level: caller.level }) };
+          const claims = {
+            sub: String(userId),
+            organizationId: String(org),
+            roles,
+            ...(caller.level === null ? {} : { level: caller.level }),
+          };
           const path = query.entity === 'Task' ? '/tasks' : '/comments';
           const text = queryString(query);
-          const res = await http().get(`${path}?${text}`).set(world.header(userId, org, roles, caller.level === null ? {} : { level: caller.level }));
+          const res = await http()
+            .get(`${path}?${text}`)
+            .set(world.header(userId, org, roles, caller.level === null ? {} : { level: caller.level }));
 
           let view: ReturnType<ViewMatcher['view']> | null = null;
           let refusal = 200;
@@ -322,7 +345,8 @@ describe.each(DATABASE_KINDS)('the view matcher against the list route (%s)', (k
           const context = `${path}?${decodeURIComponent(text)} as ${JSON.stringify(claims)}`;
           if (res.status !== 200 || view === null) {
             figures.refused++;
-            if (res.status !== refusal) throw new Error(`the route answered ${res.status}, the matcher ${refusal}: ${context}\n${JSON.stringify(res.body)}`);
+            if (res.status !== refusal)
+              throw new Error(`the route answered ${res.status}, the matcher ${refusal}: ${context}\n${JSON.stringify(res.body)}`);
             return;
           }
           const listed = new Set((res.body as Row[]).map((row) => row.id));
