@@ -47,7 +47,11 @@ module.exports = {
       TOP,
     ]),
     forbid('scope-imports-upward', 'lib/scope sits on lib/sql only.', '^lib/scope/', ['^lib/(events|realtime|auth|crud)/', PLUMBING, TOP]),
-    forbid('events-imports-upward', 'lib/events sits on lib/sql only.', '^lib/events/', ['^lib/(scope|realtime|auth|crud)/', PLUMBING, TOP]),
+    forbid('events-imports-upward', 'lib/events sits on lib/sql only.', '^lib/events/', [
+      '^lib/(scope|realtime|auth|crud)/',
+      PLUMBING,
+      TOP,
+    ]),
     forbid('realtime-imports-upward', 'lib/realtime sits on lib/scope, lib/events and lib/sql.', '^lib/realtime/', [
       '^lib/(auth|crud)/',
       PLUMBING,
