@@ -1,4 +1,4 @@
-import { type DynamicModule, HttpException, Module } from '@nestjs/common';
+import { type DynamicModule, ForbiddenException, HttpException, Module } from '@nestjs/common';
 import { createCrudRequest, SvcGuardsModule, SvcModule, type SvcrcV2 } from '@svc/nest';
 import fc from 'fast-check';
 import { join } from 'node:path';
@@ -403,6 +403,12 @@ describe('the view matcher leaves what needs another table unknown', () => {
     expect(view.matches({ id: 1, body: 'b', organizationId: 2, userId: 7 })).toBe(false);
     expect(view.matches({ id: 1, body: 'b', organizationId: 1, userId: 8 })).toBe(false);
     expect(view.matches({ id: 1, body: 'b', userId: 7 })).toBe('unknown');
+  });
+
+  it('an entity without permissions is refused (403, the route's assertPermitted) under permissionsDefault "deny"', () => {
+    const denying = new ViewMatcher({ ...model, auth: { ...model.auth!, permissionsDefault: 'deny' } });
+    expect(() => denying.view('Note', parseQuery(''), auth)).toThrow(ForbiddenException);
+    expect(matcher.view('Note', parseQuery(''), auth).matches({ id: 1, body: 'b', organizationId: 1, userId: 7 })).toBe(true);
   });
 
   it('the identity entities (User, Membership) are unknown', () => {
