@@ -405,7 +405,7 @@ describe('the view matcher leaves what needs another table unknown', () => {
     expect(view.matches({ id: 1, body: 'b', userId: 7 })).toBe('unknown');
   });
 
-  it('an entity without permissions is refused (403, the route's assertPermitted) under permissionsDefault "deny"', () => {
+  it('an entity without permissions is refused (403, as the route refuses it) under permissionsDefault "deny"', () => {
     const denying = new ViewMatcher({ ...model, auth: { ...model.auth!, permissionsDefault: 'deny' } });
     expect(() => denying.view('Note', parseQuery(''), auth)).toThrow(ForbiddenException);
     expect(matcher.view('Note', parseQuery(''), auth).matches({ id: 1, body: 'b', organizationId: 1, userId: 7 })).toBe(true);
