@@ -6,6 +6,7 @@
  *   sql    sql/       the SQL context, entity plans, conditions, shared predicates, builders and the one executor
  *   scope  scope/     tenant scope and identity rules as SQL conditions
  *   events events/    domain events of writes
+ *   realtime realtime/ live data: which records are in a caller's view, judged in memory (on scope and events)
  *   auth   auth/      identity lookups, tokens, guards
  *   crud   crud/      CrudService and SvcRuntime
  *   top    svc.module.ts, svc.providers.ts, configure-app.ts, index.ts, testing/ (the `@svc/nest/testing` entry)
@@ -36,17 +37,26 @@ module.exports = {
       to: { circular: true },
     },
     forbid('base-imports-upward', 'The base layer knows nothing of SQL, scope, events, auth, CRUD or Nest plumbing.', BASE, [
-      '^lib/(sql|scope|events|auth|crud)/',
+      '^lib/(sql|scope|events|realtime|auth|crud)/',
       PLUMBING,
       TOP,
     ]),
     forbid('sql-imports-upward', 'lib/sql is the lowest runtime layer: it imports only the base layer.', '^lib/sql/', [
-      '^lib/(scope|events|auth|crud)/',
+      '^lib/(scope|events|realtime|auth|crud)/',
       PLUMBING,
       TOP,
     ]),
-    forbid('scope-imports-upward', 'lib/scope sits on lib/sql only.', '^lib/scope/', ['^lib/(events|auth|crud)/', PLUMBING, TOP]),
-    forbid('events-imports-upward', 'lib/events sits on lib/sql only.', '^lib/events/', ['^lib/(scope|auth|crud)/', PLUMBING, TOP]),
+    forbid('scope-imports-upward', 'lib/scope sits on lib/sql only.', '^lib/scope/', ['^lib/(events|realtime|auth|crud)/', PLUMBING, TOP]),
+    forbid('events-imports-upward', 'lib/events sits on lib/sql only.', '^lib/events/', [
+      '^lib/(scope|realtime|auth|crud)/',
+      PLUMBING,
+      TOP,
+    ]),
+    forbid('realtime-imports-upward', 'lib/realtime sits on lib/scope, lib/events and lib/sql.', '^lib/realtime/', [
+      '^lib/(auth|crud)/',
+      PLUMBING,
+      TOP,
+    ]),
     // Invitations publish a domain event (invitation.created), so auth may use events, the layer below it.
     forbid('auth-imports-upward', 'lib/auth sits on lib/scope, lib/events and lib/sql.', '^lib/auth/', ['^lib/crud/', TOP]),
     forbid('crud-imports-upward', 'lib/crud is used by the module, not the other way round.', '^lib/crud/', [TOP]),
