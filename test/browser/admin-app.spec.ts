@@ -4,41 +4,29 @@
  * http://localhost:5173 (the app's `api.cors` origin) by request interception, so no port is taken, while the
  * API calls are real and the browser enforces CORS on them.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type ClientsApp, startClientsApp } from '../clients/clients-app';
-import { assertBuilt, ROOT, svc, tempDir } from '../cli/generate.helpers';
+import { assertBuilt, ROOT } from '../cli/generate.helpers';
 import { DATABASE_KINDS } from '../support/databases';
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium';
+import { CHROMIUM } from '../support/chromium';
+import { ADMIN_DEV_ORIGIN, buildAdmin, generateAdminProject, INTERCEPTED_PAGE_ARGS, serveAtDevOrigin } from './support/admin-build';
 
-const FRONT = 'http://localhost:5173';
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+const FRONT = ADMIN_DEV_ORIGIN;
 
 /** The admin of test/apps/clients, with `Post.title` searchable on the admin's side (the API answers `s` the same either way). */
 function generateAdmin(): string {
-  const project = tempDir('admin-browser');
   const svcrc = JSON.parse(readFileSync(join(ROOT, 'test/apps/clients/.svcrc'), 'utf8')) as {
     entities: Array<{ name: string; fields: Array<Record<string, unknown>> }>;
   };
   for (const field of svcrc.entities.find((entity) => entity.name === 'Post')?.fields ?? []) if (field.name === 'title') field.searchable = true;
-  writeFileSync(join(project, '.svcrc'), JSON.stringify(svcrc));
-  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
-  const run = svc(project, ['generate', '--admin', 'admin']);
-  if (run.code !== 0) throw new Error(`svc generate --admin failed: ${run.stderr}`);
-  return join(project, 'admin');
-}
-
-function build(app: string, apiUrl: string): void {
-  const env = { ...process.env, NODE_ENV: 'production', VITE_SVC_API_URL: apiUrl };
-  const vite = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'], { cwd: app, env, encoding: 'utf8' });
-  if (vite.status !== 0) throw new Error(`vite build failed: ${vite.stderr}`);
+  return generateAdminProject('admin-browser', svcrc);
 }
 
 describe.each(DATABASE_KINDS)('the generated admin app in Chromium (%s)', (kind) => {
-  let app: string;
+  let project: string;
   let api: ClientsApp;
   let profile: string;
   let context: BrowserContext;
@@ -49,26 +37,12 @@ describe.each(DATABASE_KINDS)('the generated admin app in Chromium (%s)', (kind)
   beforeAll(async () => {
     assertBuilt();
     if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: set CHROMIUM_PATH`);
-    app = generateAdmin();
+    project = generateAdmin();
     api = await startClientsApp(kind);
-    build(app, api.url);
+    const dist = buildAdmin(project, api.url);
     profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        ...CHROMIUM_ARGS,
-        // A page fulfilled by interception has no address space, so Chromium would treat the loopback API as a
-        // private network it may not reach; a dev server on localhost is not subject to that.
-        '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessChecks,BlockInsecurePrivateNetworkRequests',
-      ],
-    });
-    await context.route(`${FRONT}/**`, async (route) => {
-      const path = new URL(route.request().url()).pathname;
-      const file = join(app, 'dist', path === '/' ? 'index.html' : path);
-      if (!existsSync(file)) return route.fulfill({ status: 404, body: '' });
-      return route.fulfill({ status: 200, contentType: TYPES[extname(file)] ?? 'application/octet-stream', body: readFileSync(file) });
-    });
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: [...INTERCEPTED_PAGE_ARGS] });
+    await serveAtDevOrigin(context, dist);
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('request', (request) => {
@@ -81,7 +55,7 @@ describe.each(DATABASE_KINDS)('the generated admin app in Chromium (%s)', (kind)
     await context?.close();
     await api?.close();
     if (profile) rmSync(profile, { recursive: true, force: true });
-    if (app) rmSync(join(app, '..'), { recursive: true, force: true });
+    if (project) rmSync(project, { recursive: true, force: true });
   });
 
   const rows = (): Promise<number> => page.locator('tbody tr').count();

@@ -4,63 +4,26 @@
  * has ended" was shown to someone who never logged in); a stored session that did end still says so.
  * Against `test/apps/permissions` on PGlite and PostgreSQL.
  */
-import { type DynamicModule, Module } from '@nestjs/common';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SvcGuardsModule, SvcModule, type SvcrcV2 } from '@svc/nest';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { PERMISSIONS_JWT_SECRET } from '../apps/permissions/src/app.module';
-import { AutogenModule } from '../apps/permissions/src/autogen/autogen.module';
-import { svcSchema } from '../apps/permissions/src/autogen/svc.schema';
-import { ExtensionsModule } from '../apps/permissions/src/extensions/extensions.module';
-import { assertBuilt, ROOT, svc, tempDir } from '../cli/generate.helpers';
+import { assertBuilt } from '../cli/generate.helpers';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium';
 import { DATABASE_KINDS } from '../support/databases';
 import { type RunningApp, startApp } from '../support/start-app';
+import { buildAdmin, generateAdminProject } from './support/admin-build';
+import { permissionsAdminApp } from './support/permissions-admin-app';
 
 const ENDED = 'Your session has ended: log in again.';
-
-function permissionsWithAdmin(env: Record<string, string>): DynamicModule {
-  @Module({})
-  class AdminLoginModule {}
-  const schema: SvcrcV2 = { ...svcSchema, api: { ...svcSchema.api, admin: { dir: 'admin' } } };
-  return {
-    module: AdminLoginModule,
-    imports: [
-      SvcModule.forRoot({ schema, env: { ...env, JWT_SECRET: PERMISSIONS_JWT_SECRET } }),
-      AutogenModule,
-      ExtensionsModule,
-      SvcGuardsModule.forRoot({ global: true }),
-    ],
-  };
-}
-
-/** `svc generate --admin admin` for the permissions app's `.svcrc`, built for the origin that serves it. */
-function generateAndBuildAdmin(): string {
-  const project = tempDir('admin-login');
-  writeFileSync(join(project, '.svcrc'), readFileSync(join(ROOT, 'test/apps/permissions/.svcrc')));
-  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
-  const run = svc(project, ['generate', '--admin', 'admin']);
-  if (run.code !== 0) throw new Error(`svc generate --admin failed: ${run.stderr}`);
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
-  delete env.VITE_SVC_API_URL;
-  const vite = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'], {
-    cwd: join(project, 'admin'),
-    env,
-    encoding: 'utf8',
-  });
-  if (vite.status !== 0) throw new Error(`vite build failed: ${vite.stderr}`);
-  return project;
-}
 
 let project: string;
 beforeAll(() => {
   assertBuilt();
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: set CHROMIUM_PATH`);
-  project = generateAndBuildAdmin();
+  project = generateAdminProject('admin-login', 'test/apps/permissions/.svcrc');
+  buildAdmin(project, undefined);
 }, 120_000);
 afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });
@@ -74,7 +37,7 @@ describe.each(DATABASE_KINDS)('the admin login page at /_admin/ (%s)', (kind) =>
   let page: Page;
 
   beforeAll(async () => {
-    running = await startApp(kind, permissionsWithAdmin, 'express', undefined, { adminRoot: project });
+    running = await startApp(kind, permissionsAdminApp(), 'express', undefined, { adminRoot: project });
     await running.app.listen(0, '127.0.0.1');
     admin = `http://127.0.0.1:${(running.app.getHttpServer().address() as AddressInfo).port}/_admin/`;
     profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'));

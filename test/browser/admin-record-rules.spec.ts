@@ -5,26 +5,22 @@
  * is never an input, and a list the API does not count (`api.pagination.count: "none"`) is paged with cursors.
  * Checked against the tables on PGlite and PostgreSQL.
  */
-import { type DynamicModule, Module } from '@nestjs/common';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SvcGuardsModule, SvcModule, type SvcrcV2 } from '@svc/nest';
-import { DataSource } from 'typeorm';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type PermissionsWorld, seedPermissionsWorld, systemRequest, tableRows } from '../apps/permissions/fixtures';
-import { PERMISSIONS_JWT_SECRET, type PermissionBlocks } from '../apps/permissions/src/app.module';
-import { AutogenModule } from '../apps/permissions/src/autogen/autogen.module';
-import { svcSchema } from '../apps/permissions/src/autogen/svc.schema';
-import { ExtensionsModule } from '../apps/permissions/src/extensions/extensions.module';
+import type { PermissionBlocks } from '../apps/permissions/src/app.module';
 import { ProjectService } from '../apps/permissions/src/extensions/projects/project.service';
 import { TaskService } from '../apps/permissions/src/extensions/tasks/task.service';
-import { assertBuilt, ROOT, svc, tempDir } from '../cli/generate.helpers';
+import { assertBuilt } from '../cli/generate.helpers';
 import { DATABASE_KINDS } from '../support/databases';
 import { type RunningApp, startApp } from '../support/start-app';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium';
+import { eventually, signIn } from './support/admin-page';
+import { buildAdmin, generateAdminProject } from './support/admin-build';
+import { makeManager, permissionsAdminApp } from './support/permissions-admin-app';
 
 /** Every field of a task a member reads: all but `estimate`. */
 const MEMBER_READS = ['id', 'title', 'done', 'visibility', 'priority', 'assigneeId', 'dueAt', 'code', 'projectId', 'organizationId'];
@@ -46,54 +42,8 @@ const BLOCKS: PermissionBlocks = {
   Project: { member: { read: true }, manager: { read: true, create: true, update: true, delete: true } },
 };
 
-/** The permissions app with the blocks above, no counts in lists, and its admin served at /_admin from `admin/dist`. */
-function recordRulesModule(env: Record<string, string>): DynamicModule {
-  @Module({})
-  class AdminRecordRulesModule {}
-  const schema: SvcrcV2 = {
-    ...svcSchema,
-    auth: { ...svcSchema.auth, permissionsDefault: 'allow' },
-    api: { ...svcSchema.api, admin: { dir: 'admin' }, pagination: { count: 'none' } },
-    entities: svcSchema.entities.map((entity) => (BLOCKS[entity.name] ? { ...entity, permissions: BLOCKS[entity.name] } : entity)),
-  };
-  return {
-    module: AdminRecordRulesModule,
-    imports: [
-      SvcModule.forRoot({ schema, env: { ...env, JWT_SECRET: PERMISSIONS_JWT_SECRET } }),
-      AutogenModule,
-      ExtensionsModule,
-      SvcGuardsModule.forRoot({ global: true }),
-    ],
-  };
-}
-
-/** A project with the permissions app's `.svcrc` and its admin in `admin/`, built for the origin that serves it. */
-function generateAndBuildAdmin(): string {
-  const project = tempDir('admin-rules');
-  writeFileSync(join(project, '.svcrc'), readFileSync(join(ROOT, 'test/apps/permissions/.svcrc')));
-  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
-  const run = svc(project, ['generate', '--admin', 'admin']);
-  if (run.code !== 0) throw new Error(`svc generate --admin failed: ${run.stderr}`);
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
-  delete env.VITE_SVC_API_URL;
-  const vite = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'], {
-    cwd: join(project, 'admin'),
-    env,
-    encoding: 'utf8',
-  });
-  if (vite.status !== 0) throw new Error(`vite build failed: ${vite.stderr}`);
-  return project;
-}
-
-/** Ben manages organization A; ann stays a member. */
-async function makeManager(running: RunningApp, user: number): Promise<void> {
-  const data = running.app.get(DataSource);
-  const [column] = (await data.query(
-    `SELECT udt_name FROM information_schema.columns WHERE table_name = 'memberships' AND column_name = 'role'`,
-  )) as { udt_name: string }[];
-  await data.query(`ALTER TYPE "${column!.udt_name}" ADD VALUE IF NOT EXISTS 'manager'`);
-  await data.query(`UPDATE "memberships" SET "role" = 'manager' WHERE "userId" = ${user}`);
-}
+/** The permissions app with the blocks above, no counts in lists, and its admin served at /_admin. */
+const recordRulesApp = permissionsAdminApp({ blocks: BLOCKS, api: { pagination: { count: 'none' } } });
 
 describe.each(DATABASE_KINDS)('the generated admin under record and field rules, lists without counts (%s)', (kind) => {
   let project: string;
@@ -114,8 +64,9 @@ describe.each(DATABASE_KINDS)('the generated admin under record and field rules,
   beforeAll(async () => {
     assertBuilt();
     if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: set CHROMIUM_PATH`);
-    project = generateAndBuildAdmin();
-    running = await startApp(kind, recordRulesModule, 'express', undefined, { adminRoot: project });
+    project = generateAdminProject('admin-rules', 'test/apps/permissions/.svcrc');
+    buildAdmin(project, undefined);
+    running = await startApp(kind, recordRulesApp, 'express', undefined, { adminRoot: project });
     await running.app.listen(0, '127.0.0.1');
     url = `http://127.0.0.1:${(running.app.getHttpServer().address() as AddressInfo).port}`;
     admin = `${url}/_admin/`;
@@ -150,31 +101,7 @@ describe.each(DATABASE_KINDS)('the generated admin under record and field rules,
     if (project) rmSync(project, { recursive: true, force: true });
   });
 
-  async function login(email: string, password: string): Promise<void> {
-    await page.goto(admin);
-    await page.waitForURL(/#\/login/, { timeout: 20_000 });
-    await page.fill('input[name="username"]', email);
-    await page.fill('input[name="password"]', password);
-    const answered = page.waitForResponse((response) => response.url() === `${url}/api/auth/login`);
-    await page.click('button[type="submit"]');
-    expect((await answered).status()).toBe(200);
-    await page.waitForURL((current) => !current.hash.startsWith('#/login'), { timeout: 20_000 });
-  }
-
-  /** What `read` answers once it stops failing `check` (the page and the database catch up asynchronously). */
-  async function eventually<T>(read: () => Promise<T>, check: (value: T) => void, timeout = 15_000): Promise<void> {
-    const deadline = Date.now() + timeout;
-    for (;;) {
-      const value = await read();
-      try {
-        check(value);
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+  const login = (email: string, password: string) => signIn(page, admin, url, email, password);
 
   it('pages a list without a total with Next and Previous, the next page asked with the cursor of the previous one', async () => {
     await login('ben@example.com', 'ben-password-1');

@@ -4,35 +4,16 @@
  * by request interception) and driven in Chromium: staff sign in, create a member with a password (which then logs
  * in), and edit that member without touching the password (not sent, still valid). The password is never shown.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { assertBuilt, ROOT, svc, tempDir } from '../cli/generate.helpers';
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium';
+import { assertBuilt } from '../cli/generate.helpers';
+import { CHROMIUM } from '../support/chromium';
 import { DATABASE_KINDS } from '../support/databases';
 import { type RunningSample, startSample } from '../support/sample-app';
-
-const FRONT = 'http://localhost:5173';
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-
-function generateAndBuild(apiUrl: string): string {
-  const project = tempDir('admin-users');
-  writeFileSync(join(project, '.svcrc'), readFileSync(join(ROOT, 'sample/01-lending-library/.svcrc')));
-  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
-  const run = svc(project, ['generate', '--admin', 'admin']);
-  if (run.code !== 0) throw new Error(`svc generate --admin failed: ${run.stderr}`);
-  const env = { ...process.env, NODE_ENV: 'production', VITE_SVC_API_URL: apiUrl };
-  const vite = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'], {
-    cwd: join(project, 'admin'),
-    env,
-    encoding: 'utf8',
-  });
-  if (vite.status !== 0) throw new Error(`vite build failed: ${vite.stderr}`);
-  return project;
-}
+import { ADMIN_DEV_ORIGIN, buildAdmin, generateAdminProject, INTERCEPTED_PAGE_ARGS, serveAtDevOrigin } from './support/admin-build';
 
 describe.each(DATABASE_KINDS)('the user entity in the generated admin (%s)', (kind) => {
   let sample: RunningSample;
@@ -64,25 +45,16 @@ describe.each(DATABASE_KINDS)('the user entity in the generated admin (%s)', (ki
       body: JSON.stringify({ fullName: 'Sam Staff', email: 'sam@example.com', passwordHash: 'sam-password-1', role: 'staff' }),
     });
     expect(staff.status).toBe(201);
-    project = generateAndBuild(url);
+    project = generateAdminProject('admin-users', 'sample/01-lending-library/.svcrc');
+    const dist = buildAdmin(project, url);
     profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1400, height: 900 },
-      args: [
-        ...CHROMIUM_ARGS,
-        // A page fulfilled by interception has no address space, so Chromium would treat the loopback API as a
-        // private network it may not reach; a dev server on localhost is not subject to that.
-        '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessChecks,BlockInsecurePrivateNetworkRequests',
-      ],
+      args: [...INTERCEPTED_PAGE_ARGS],
     });
-    await context.route(`${FRONT}/**`, async (route) => {
-      const path = new URL(route.request().url()).pathname;
-      const file = join(project, 'admin', 'dist', path === '/' ? 'index.html' : path);
-      if (!existsSync(file)) return route.fulfill({ status: 404, body: '' });
-      return route.fulfill({ status: 200, contentType: TYPES[extname(file)] ?? 'application/octet-stream', body: readFileSync(file) });
-    });
+    await serveAtDevOrigin(context, dist);
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('request', (request) => {
@@ -99,14 +71,14 @@ describe.each(DATABASE_KINDS)('the user entity in the generated admin (%s)', (ki
   });
 
   it('staff create a member with a password, which then logs in; an edit that leaves it empty keeps it', async () => {
-    await page.goto(`${FRONT}/`);
+    await page.goto(`${ADMIN_DEV_ORIGIN}/`);
     await page.waitForURL(/#\/login/, { timeout: 20_000 });
     await page.fill('input[name="username"]', 'sam@example.com');
     await page.fill('input[name="password"]', 'sam-password-1');
     await page.click('button[type="submit"]');
     await page.waitForURL((current) => !current.hash.startsWith('#/login'), { timeout: 20_000 });
 
-    await page.goto(`${FRONT}/#/members/create`);
+    await page.goto(`${ADMIN_DEV_ORIGIN}/#/members/create`);
     await page.locator('input[name="fullName"]').waitFor({ timeout: 15_000 });
     await page.fill('input[name="fullName"]', 'Nina New');
     await page.fill('input[name="email"]', 'nina@example.com');
@@ -121,10 +93,10 @@ describe.each(DATABASE_KINDS)('the user entity in the generated admin (%s)', (ki
     expect(await loginStatus('nina@example.com', 'nina-password-1')).toBe(200);
 
     // The Show page has no password; the edit form's password input starts empty and, left so, is not sent.
-    await page.waitForURL(`${FRONT}/#/members/${nina.id}/show`, { timeout: 15_000 });
+    await page.waitForURL(`${ADMIN_DEV_ORIGIN}/#/members/${nina.id}/show`, { timeout: 15_000 });
     await page.locator('text=Nina New').first().waitFor({ timeout: 15_000 });
     expect(await page.locator('text=nina-password-1').count()).toBe(0);
-    await page.goto(`${FRONT}/#/members/${nina.id}`);
+    await page.goto(`${ADMIN_DEV_ORIGIN}/#/members/${nina.id}`);
     const fullName = page.locator('input[name="fullName"]');
     await fullName.waitFor({ timeout: 15_000 });
     expect(await page.inputValue('input[name="passwordHash"]')).toBe('');

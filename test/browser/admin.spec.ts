@@ -10,31 +10,24 @@
  * screenshots of docs/admin.md (docs/images/admin-*.png); otherwise they go to a temporary folder, so a test run
  * never changes tracked files.
  */
-import { type DynamicModule, Module } from '@nestjs/common';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
-import { SvcGuardsModule, SvcModule, type SvcrcV2 } from '@svc/nest';
-import { DataSource } from 'typeorm';
+import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type PermissionsWorld, seedPermissionsWorld, systemRequest, tableRows } from '../apps/permissions/fixtures';
-import { PERMISSIONS_JWT_SECRET, type PermissionBlocks } from '../apps/permissions/src/app.module';
-import { AutogenModule } from '../apps/permissions/src/autogen/autogen.module';
-import { svcSchema } from '../apps/permissions/src/autogen/svc.schema';
-import { ExtensionsModule } from '../apps/permissions/src/extensions/extensions.module';
+import type { PermissionBlocks } from '../apps/permissions/src/app.module';
 import { MembershipService } from '../apps/permissions/src/extensions/memberships/membership.service';
 import { ProjectService } from '../apps/permissions/src/extensions/projects/project.service';
 import { TaskService } from '../apps/permissions/src/extensions/tasks/task.service';
-import { assertBuilt, ROOT, svc, tempDir } from '../cli/generate.helpers';
+import { assertBuilt, ROOT } from '../cli/generate.helpers';
 import { DATABASE_KINDS } from '../support/databases';
 import { type RunningApp, startApp } from '../support/start-app';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium';
+import { eventually, signIn } from './support/admin-page';
+import { ADMIN_DEV_ORIGIN, buildAdmin, generateAdminProject, INTERCEPTED_PAGE_ARGS, serveAtDevOrigin } from './support/admin-build';
+import { makeManager, permissionsAdminApp } from './support/permissions-admin-app';
 
-/** The other origin the cross-origin build is served from, as the admin's dev server. */
-const FRONT = 'http://localhost:5173';
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 type Serving = 'served at /_admin' | 'from another origin';
 const SERVINGS: readonly Serving[] = ['served at /_admin', 'from another origin'];
 
@@ -50,60 +43,8 @@ const BLOCKS: PermissionBlocks = {
   Project: { member: { read: true }, manager: { read: true, create: true, update: true, delete: true } },
 };
 
-/** The permissions app with the blocks above, its admin served at /_admin from `admin/dist`, and CORS for FRONT. */
-function adminPermissionsModule(env: Record<string, string>): DynamicModule {
-  @Module({})
-  class AdminPermissionsModule {}
-  const schema: SvcrcV2 = {
-    ...svcSchema,
-    auth: { ...svcSchema.auth, permissionsDefault: 'allow' },
-    api: { ...svcSchema.api, admin: { dir: 'admin' }, cors: { origin: [FRONT] } },
-    entities: svcSchema.entities.map((entity) => (BLOCKS[entity.name] ? { ...entity, permissions: BLOCKS[entity.name] } : entity)),
-  };
-  return {
-    module: AdminPermissionsModule,
-    imports: [
-      SvcModule.forRoot({ schema, env: { ...env, JWT_SECRET: PERMISSIONS_JWT_SECRET } }),
-      AutogenModule,
-      ExtensionsModule,
-      SvcGuardsModule.forRoot({ global: true }),
-    ],
-  };
-}
-
-function viteBuild(app: string, apiUrl: string | undefined, outDir: string): void {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
-  if (apiUrl === undefined) delete env.VITE_SVC_API_URL;
-  else env.VITE_SVC_API_URL = apiUrl;
-  const vite = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error', '--outDir', outDir], {
-    cwd: app,
-    env,
-    encoding: 'utf8',
-  });
-  if (vite.status !== 0) throw new Error(`vite build failed: ${vite.stderr}`);
-}
-
-/** A project with the permissions app's `.svcrc` and its admin in `admin/`, built for the origin that serves it. */
-function generateAndBuildAdmin(): string {
-  const project = tempDir('admin-auth');
-  writeFileSync(join(project, '.svcrc'), readFileSync(join(ROOT, 'test/apps/permissions/.svcrc')));
-  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
-  const run = svc(project, ['generate', '--admin', 'admin']);
-  if (run.code !== 0) throw new Error(`svc generate --admin failed: ${run.stderr}`);
-  viteBuild(join(project, 'admin'), undefined, 'dist');
-  return project;
-}
-
-/** Gives the seeded memberships the roles of this test: ben manages organization A, ann stays a member. */
-async function makeManager(running: RunningApp, user: number): Promise<void> {
-  const data = running.app.get(DataSource);
-  const [column] = (await data.query(
-    `SELECT udt_name FROM information_schema.columns WHERE table_name = 'memberships' AND column_name = 'role'`,
-  )) as { udt_name: string }[];
-  // The generated Membership.role enum has owner/member; the permissions of this test speak of managers.
-  await data.query(`ALTER TYPE "${column!.udt_name}" ADD VALUE IF NOT EXISTS 'manager'`);
-  await data.query(`UPDATE "memberships" SET "role" = 'manager' WHERE "userId" = ${user}`);
-}
+/** The permissions app with the blocks above, its admin served at /_admin, and CORS for the other origin. */
+const adminApp = permissionsAdminApp({ blocks: BLOCKS, api: { cors: { origin: [ADMIN_DEV_ORIGIN] } } });
 
 const CASES = DATABASE_KINDS.flatMap((kind) => SERVINGS.map((serving) => [kind, serving] as const));
 
@@ -130,12 +71,13 @@ describe.each(CASES)('the generated admin with auth and permissions (%s, %s)', (
   beforeAll(async () => {
     assertBuilt();
     if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: set CHROMIUM_PATH`);
-    project = generateAndBuildAdmin();
-    running = await startApp(kind, adminPermissionsModule, 'express', undefined, { adminRoot: project });
+    project = generateAdminProject('admin-auth', 'test/apps/permissions/.svcrc');
+    buildAdmin(project, undefined);
+    running = await startApp(kind, adminApp, 'express', undefined, { adminRoot: project });
     await running.app.listen(0, '127.0.0.1');
     url = `http://127.0.0.1:${(running.app.getHttpServer().address() as AddressInfo).port}`;
-    if (crossOrigin) viteBuild(join(project, 'admin'), url, 'dist-cross');
-    admin = crossOrigin ? `${FRONT}/` : `${url}/_admin/`;
+    const crossBuild = crossOrigin ? buildAdmin(project, url, 'dist-cross') : undefined;
+    admin = crossOrigin ? `${ADMIN_DEV_ORIGIN}/` : `${url}/_admin/`;
     w = await seedPermissionsWorld(running.app);
     await makeManager(running, w.users.ben);
     manager = w.header(w.users.ben, w.orgA, ['manager']);
@@ -163,21 +105,9 @@ describe.each(CASES)('the generated admin with auth and permissions (%s, %s)', (
       headless: true,
       timezoneId: 'UTC',
       viewport: { width: 1400, height: 900 },
-      args: [
-        ...CHROMIUM_ARGS,
-        // A page fulfilled by interception has no address space, so Chromium would treat the loopback API as a
-        // private network it may not reach; a dev server on localhost is not subject to that.
-        ...(crossOrigin ? ['--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessChecks,BlockInsecurePrivateNetworkRequests'] : []),
-      ],
+      args: [...(crossOrigin ? INTERCEPTED_PAGE_ARGS : CHROMIUM_ARGS)],
     });
-    if (crossOrigin) {
-      await context.route(`${FRONT}/**`, async (route) => {
-        const path = new URL(route.request().url()).pathname;
-        const file = join(project, 'admin', 'dist-cross', path === '/' ? 'index.html' : path);
-        if (!existsSync(file)) return route.fulfill({ status: 404, body: '' });
-        return route.fulfill({ status: 200, contentType: TYPES[extname(file)] ?? 'application/octet-stream', body: readFileSync(file) });
-      });
-    }
+    if (crossBuild) await serveAtDevOrigin(context, crossBuild);
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
   }, 150_000);
@@ -189,31 +119,7 @@ describe.each(CASES)('the generated admin with auth and permissions (%s, %s)', (
     if (project) rmSync(project, { recursive: true, force: true });
   });
 
-  async function login(email: string, password: string): Promise<void> {
-    await page.goto(admin);
-    await page.waitForURL(/#\/login/, { timeout: 20_000 });
-    await page.fill('input[name="username"]', email);
-    await page.fill('input[name="password"]', password);
-    const answered = page.waitForResponse((response) => response.url() === `${url}/api/auth/login`);
-    await page.click('button[type="submit"]');
-    expect((await answered).status()).toBe(200);
-    await page.waitForURL((current) => !current.hash.startsWith('#/login'), { timeout: 20_000 });
-  }
-
-  /** What `read` answers once it stops failing `check` (the page and the database catch up asynchronously). */
-  async function eventually<T>(read: () => Promise<T>, check: (value: T) => void, timeout = 15_000): Promise<void> {
-    const deadline = Date.now() + timeout;
-    for (;;) {
-      const value = await read();
-      try {
-        check(value);
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+  const login = (email: string, password: string) => signIn(page, admin, url, email, password);
 
   async function shot(name: string): Promise<void> {
     if (!shots) return;
