@@ -348,6 +348,15 @@ describe.each(DATABASE_KINDS)('admin app providers (%s)', (kind) => {
   });
 
   describe('canAccess', () => {
+    it('refuses everything before a login, without asking the API', async () => {
+      const nobody = providers('bearer');
+      expect(await nobody.authProvider.canAccess!({ action: 'list', resource: 'tasks' })).toBe(false);
+      expect(nobody.sent).toEqual([]);
+      await nobody.authProvider.login({ username: 'olga@example.com', password: passwordOf('olga@example.com') });
+      expect(await nobody.authProvider.canAccess!({ action: 'list', resource: 'tasks' })).toBe(true);
+      expect(nobody.sent.map((request) => request.path)).toEqual(['/api/auth/login', '/api/auth/permissions']);
+    });
+
     it('answers as the API does for a member with fewer rights: resources, records and actions', async () => {
       const mia = providers('bearer');
       await mia.authProvider.login({ username: 'mia@example.com', password: passwordOf('mia@example.com') });

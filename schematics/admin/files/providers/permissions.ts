@@ -43,6 +43,8 @@ export class Permissions {
   }
 
   private load(): Promise<MongoAbility> {
+    // Nobody is logged in: nothing is allowed, and the API is not asked (it would only answer 401).
+    if (!this.client.session.usable) return Promise.resolve(createMongoAbility([]));
     this.ability ??= this.client.request('/api/auth/permissions').then(
       ({ json }) => createMongoAbility(unpackRules(json as PackRule<never>[])),
       (error: unknown) => {
