@@ -11,6 +11,11 @@ export function idString(value: unknown): string | null {
   return null;
 }
 
+/** The login session of an access token (its `sid` claim), or null for a token without one. */
+export function sessionOf(auth: AuthContext): string | null {
+  return typeof auth.sid === 'string' && auth.sid !== '' ? auth.sid : null;
+}
+
 export function roleList(value: unknown): string[] {
   if (Array.isArray(value)) return [...new Set(value.filter((role): role is string => typeof role === 'string' && role !== ''))];
   if (typeof value === 'string' && value !== '') return [value];

@@ -9,7 +9,7 @@ import { SqlExecutor } from '../../sql/sql-executor';
 import { anyRow } from '../../sql/statements/entity-rows';
 import { WriteExecutor } from '../../sql/write.executor';
 import { SVC_MODEL } from '../../svc.constants';
-import { idString } from '../auth-context';
+import { idString, sessionOf } from '../auth-context';
 import { normalizeEmail } from '../identity/email';
 import { LOGIN_EMAIL_FIELD } from '../identity/identity-values';
 import { SvcIdentityService } from '../identity/identity.service';
@@ -167,8 +167,4 @@ export class SvcAccountService {
     if (auth.via !== 'jwt' || userId === null) throw new ForbiddenException('Only a logged-in user has a password');
     return userId;
   }
-}
-
-function sessionOf(auth: AuthContext): string | null {
-  return typeof auth.sid === 'string' && auth.sid !== '' ? auth.sid : null;
 }

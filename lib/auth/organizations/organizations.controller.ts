@@ -6,6 +6,7 @@ import type { SvcModuleOptions } from '../../interfaces/svc-module-options.inter
 import { isProduction } from '../../node-env';
 import { ApiErrorResponses } from '../../swagger/api-crud.decorators';
 import { MODULE_OPTIONS_TOKEN } from '../../svc.module-definition';
+import { sessionOf } from '../auth-context';
 import { type CookieResponse, setSessionCookie } from '../cookies/session-cookie';
 import { TokenPairDto } from '../login/auth.dto';
 import { SvcAuthService } from '../login/auth.service';
@@ -54,9 +55,10 @@ export class SvcOrganizationsController {
     @Res({ passthrough: true }) response: CookieResponse,
   ): Promise<TokenPair> {
     // Only a user's own token moves: an API key is bound to its organization.
-    if (auth.via !== 'jwt' || auth.userId === null) throw new ForbiddenException('Only a user token can switch organization: an API key is bound to its own');
-    const sessionId = typeof auth.sid === 'string' && auth.sid !== '' ? auth.sid : null;
-    const pair = await this.auth.switchOrganization(auth.userId, sessionId, body.organizationId.trim());
+    if (auth.via !== 'jwt' || auth.userId === null) {
+      throw new ForbiddenException('Only a user token can switch organization: an API key is bound to its own');
+    }
+    const pair = await this.auth.switchOrganization(auth.userId, sessionOf(auth), body.organizationId.trim());
     if (body.cookie === true) setSessionCookie(response, pair.accessToken, pair.expiresIn, this.secureCookies);
     return pair;
   }
