@@ -141,7 +141,7 @@ export { QuotaExceededException } from './exceptions/platform.exceptions';
 /** Documents the error answers of a route in `/_docs`. */
 export { ApiErrorResponses } from './swagger/api-crud.decorators';
 /** Documents the list query parameters (`filter`, `or`, `s`, `sort`, `join`, `fields`, `limit`, `page`...) in `/_docs`. */
-export { ApiListQuery } from './swagger/api-crud.decorators';
+export { ApiChangeFeed, ApiListQuery } from './swagger/api-crud.decorators';
 /** Documents the `fields` and `join` parameters of a single-row route in `/_docs`. */
 export { ApiSelectionQuery } from './swagger/api-crud.decorators';
 /** Documents a paginated list answer in `/_docs`. */

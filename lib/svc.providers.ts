@@ -24,6 +24,7 @@ import { svcTypeOrmModuleOptions } from './database/typeorm-options';
 import { DomainEventPublisher } from './events/domain-event-publisher';
 import { SvcEventOutbox } from './events/outbox/event-outbox';
 import { SvcEventRelay } from './events/outbox/nats-relay';
+import { SvcChangeFeed } from './realtime/change-feed';
 import { SvcExceptionFilter } from './filters/svc-exception.filter';
 import { SchemaReadiness } from './health/schema-readiness';
 import { SVC_READINESS_PROBES } from './interfaces/readiness-probe';
@@ -146,6 +147,7 @@ export const runtimeProviders: Provider[] = [
   // EVENTS_URL: the outbox written with each change, and its relay to NATS (inert without the variable).
   SvcEventOutbox,
   SvcEventRelay,
+  SvcChangeFeed,
   schemaReadinessProvider,
   {
     provide: SVC_READINESS_PROBES,

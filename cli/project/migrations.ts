@@ -178,10 +178,11 @@ export async function openProjectDatabase(root: string, env: NodeJS.ProcessEnv, 
   // Never synchronize: the point of migrations is that only they change the schema.
   const config: DatabaseConfig =
     kind === 'replay' ? { type: 'pglite', dataDir: null, synchronize: false } : targetDatabaseConfig(root, env, model).config;
-  // EVENTS_URL: the outbox table of the event relay comes with its own migration, from the package.
+  // EVENTS_URL or a realtime entity: the outbox table (relay queue, change-feed resume log) comes with its own migration, from the package.
   const { readScaleConfig } = require('../../lib/scale/scale-config') as typeof ScaleConfig;
   const { SvcOutbox1764028800000 } = require('../../lib/events/outbox/outbox.migration') as typeof OutboxMigration;
-  const packageMigrations = readScaleConfig(env).eventsUrl === null ? [] : [SvcOutbox1764028800000];
+  const outboxUsed = readScaleConfig(env).eventsUrl !== null || model.entities.some((entity) => entity.realtime);
+  const packageMigrations = outboxUsed ? [SvcOutbox1764028800000] : [];
   const dataSource = await createDataSource(config, [...entities], {
     migrations: [...migrationFiles.map((file) => file.replace(/\\/g, '/')), ...packageMigrations],
   });

@@ -1,6 +1,8 @@
 import type { SvcIdentityService } from '../auth/identity/identity.service';
 import type { DomainEventPublisher } from '../events/domain-event-publisher';
 import type { SvcEventOutbox } from '../events/outbox/event-outbox';
+import type { SvcChangeFeed } from '../realtime/change-feed';
+import { ViewMatcher } from '../realtime/view-matcher';
 import { OutboxTransactions } from '../events/outbox/outbox-transactions';
 import { PublishingWriter } from '../events/publishing-writer';
 import { PublishingBulkWriter } from '../events/publishing-bulk-writer';
@@ -19,11 +21,13 @@ import { BulkWrites } from '../sql/bulk-writes';
 /** The service model and the shared query machinery `CrudService` works with; internal to the runtime. */
 export class RuntimeParts {
   readonly entities: ReadonlyMap<string, EntityModel>;
-  /** With `EVENTS_URL`: writes of entities with `events` commit together with their outbox rows. */
+  /** Writes of entities with `events` (with `EVENTS_URL`) or `realtime` commit together with their outbox rows. */
   private readonly outbox: OutboxTransactions | null;
   private readonly bulk: BulkWrites;
   /** Whose user a membership write may name: see `MembershipConsent`. */
   readonly memberships: MembershipConsent;
+  /** Whether a record was in a caller's view of a list, judged in memory (the change feeds' before-state). */
+  readonly views: ViewMatcher;
 
   constructor(
     readonly model: ServiceModel,
@@ -40,11 +44,14 @@ export class RuntimeParts {
     /** Signs and checks the `nextCursor` of lists (`SVC_CURSOR_SECRET`, see `resolveCursorKey()`). */
     readonly cursors: CursorCodec,
     private readonly eventOutbox?: SvcEventOutbox,
+    /** The change feeds of `realtime` entities; null when the module was built without it. */
+    readonly changes: SvcChangeFeed | null = null,
   ) {
     this.entities = new Map(model.entities.map((entity) => [entity.name, entity]));
-    this.outbox = eventOutbox?.active ? new OutboxTransactions(executor, plans, eventOutbox) : null;
+    this.outbox = eventOutbox?.inUse ? new OutboxTransactions(executor, plans, eventOutbox) : null;
     this.bulk = new BulkWrites(executor, plans, reader);
     this.memberships = new MembershipConsent(model, plans, executor);
+    this.views = new ViewMatcher(model);
   }
 
   /**

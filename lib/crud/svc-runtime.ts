@@ -2,6 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { SvcIdentityService } from '../auth/identity/identity.service';
 import { DomainEventPublisher } from '../events/domain-event-publisher';
 import { SvcEventOutbox } from '../events/outbox/event-outbox';
+import { SvcChangeFeed } from '../realtime/change-feed';
 import { CursorCodec } from '../query/cursor-codec';
 import type { ServiceModel } from '../schema/model';
 import { ScopeEnforcer } from '../scope/scope-enforcer';
@@ -41,8 +42,9 @@ export class SvcRuntime {
     executor: SqlExecutor,
     cursors: CursorCodec,
     @Optional() eventOutbox?: SvcEventOutbox,
+    @Optional() changeFeed?: SvcChangeFeed,
   ) {
-    this.#parts = new RuntimeParts(model, plans, reader, writer, events, scope, identity, executor, cursors, eventOutbox);
+    this.#parts = new RuntimeParts(model, plans, reader, writer, events, scope, identity, executor, cursors, eventOutbox, changeFeed ?? null);
   }
 }
 

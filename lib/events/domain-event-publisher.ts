@@ -5,6 +5,13 @@ import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { EntityModel } from '../schema/model';
 import { type DomainEvent, type DomainEventAction, domainEventName } from './domain-event';
 
+/** A domain event and its name; `emit: false` for one that goes to the outbox only (a `realtime` entity without `events`). */
+export interface NamedDomainEvent {
+  readonly name: string;
+  readonly event: DomainEvent;
+  readonly emit?: boolean;
+}
+
 /**
  * Emits domain events through `@nestjs/event-emitter` for entities with `events` on.
  *
@@ -18,8 +25,16 @@ export class DomainEventPublisher {
 
   constructor(private readonly emitter: EventEmitter2 | null) {}
 
-  /** Whether writes to `entity` must publish (and so read the previous row). */
+  /**
+   * Whether writes to `entity` produce events (and so read the previous row): entities with `events`
+   * when an emitter is installed, and every `realtime` entity (its change feed reads the outbox).
+   */
   enabled(entity: EntityModel): boolean {
+    return this.emits(entity) || entity.realtime;
+  }
+
+  /** Whether events of `entity` are emitted in process (`events` on, an emitter installed). */
+  private emits(entity: EntityModel): boolean {
     return entity.events && this.emitter !== null;
   }
 
@@ -33,13 +48,15 @@ export class DomainEventPublisher {
     action: DomainEventAction,
     changes: readonly WriteChange[],
     auth: AuthContext | null,
-  ): { name: string; event: DomainEvent }[] {
+  ): NamedDomainEvent[] {
     if (!this.enabled(entity) || changes.length === 0) return [];
     const name = domainEventName(entity, action);
+    const emit = this.emits(entity);
     const primaryKey = entity.columns.find((column) => column.kind === 'primary')?.name ?? 'id';
     const occurredAt = new Date();
     return changes.map((change) => ({
       name,
+      emit,
       // Listeners get their own copy: the record is also the HTTP response body.
       event: {
         entity: entity.name,
@@ -53,9 +70,9 @@ export class DomainEventPublisher {
     }));
   }
 
-  /** Emits events built by `events()`, in order. */
-  emitAll(events: readonly { name: string; event: DomainEvent }[]): void {
-    for (const { name, event } of events) this.emit(name, event);
+  /** Emits events built by `events()`, in order (those of entities without `events` only went to the outbox). */
+  emitAll(events: readonly NamedDomainEvent[]): void {
+    for (const { name, event, emit } of events) if (emit !== false) this.emit(name, event);
   }
 
   private emit(name: string, event: DomainEvent): void {

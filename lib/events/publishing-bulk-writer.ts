@@ -7,12 +7,12 @@ import type { FilterChange, FilterMatch, FilterWriteResult } from '../sql/filter
 import type { UpsertedRow, UpsertResult } from '../sql/upsert.statement';
 import type { WriteChange } from '../sql/write.executor';
 import type { UpsertChecks } from '../sql/write-check';
-import type { DomainEvent, DomainEventAction } from './domain-event';
-import type { DomainEventPublisher } from './domain-event-publisher';
+import type { DomainEventAction } from './domain-event';
+import type { DomainEventPublisher, NamedDomainEvent } from './domain-event-publisher';
 import type { OutboxTransactions } from './outbox/outbox-transactions';
 
 type Row = Record<string, unknown>;
-type NamedEvent = { name: string; event: DomainEvent };
+type NamedEvent = NamedDomainEvent;
 type Published<T> = { result: T; changes: { action: DomainEventAction; change: WriteChange }[] };
 
 /**

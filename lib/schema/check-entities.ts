@@ -1,6 +1,7 @@
 /** Entity-level checks: unique names and routes, names that generated code cannot use. */
 import { CheckContext, entityPath } from './check-context';
 import { checkBulkWrites } from './check-bulk-writes';
+import { checkRealtime } from './check-realtime';
 import { checkPermissions } from './check-permissions';
 import { toRouteName } from './naming';
 
@@ -47,6 +48,7 @@ export function checkEntities(ctx: CheckContext): void {
       ctx.report(`${entityPath(index)}.routes.recover`, 'the recover route exists only with "softDelete": true');
     }
     checkBulkWrites(ctx, entity, index);
+    checkRealtime(ctx, entity, index);
     checkPermissions(ctx, entity, index);
     const route = toRouteName(name);
     const reserved = RESERVED_ROUTES[route];

@@ -161,12 +161,24 @@ export interface EntityModel {
   readonly events: boolean;
   /** `bulkWrites: true`: `PATCH /<entities>?filter=...` and `DELETE /<entities>?filter=...` are served. */
   readonly bulkWrites: boolean;
+  /** `realtime: true`: `GET /<entities>/changes` is served, and every write is recorded in `svc_outbox` for resume. */
+  readonly realtime: boolean;
   readonly scope: ScopeModel | null;
   /**
    * `permissions`: role (or `"*"`, any authenticated caller) → its rule for each operation it is granted; null without
    * `permissions` (then `auth.permissionsDefault` decides).
    */
   readonly permissions: PermissionsModel | null;
+}
+
+/** `api.realtime`: the change feeds of entities with `realtime`. */
+export interface RealtimeModel {
+  /** Seconds a change stays resumable (`Last-Event-ID`) in `svc_outbox`. */
+  readonly retention: number;
+  /** Open streams per credential and instance; one more answers 429. */
+  readonly maxStreamsPerCredential: number;
+  /** Seconds between heartbeat comments (and credential checks) of a stream. */
+  readonly heartbeat: number;
 }
 
 /** An operation of `permissions`; each `CrudOperation` is one of them (`find` and `get` are `read`). */
@@ -290,6 +302,7 @@ export interface ServiceModel {
     readonly requireIfMatch: boolean;
     /** Most rows one by-filter PATCH or DELETE may change (`api.bulkWriteLimit`, default 1000). */
     readonly bulkWriteLimit: number;
+    readonly realtime: RealtimeModel;
   };
   readonly database: DatabaseModel;
   /** Domain events on for every entity (entities may still opt in one by one). */

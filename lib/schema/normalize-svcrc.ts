@@ -307,6 +307,7 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
       eagerJoins: [...(entity.eagerJoins ?? [])],
       events: entity.events ?? events,
       bulkWrites: entity.bulkWrites ?? ENTITY_DEFAULTS.bulkWrites,
+      realtime: entity.realtime ?? ENTITY_DEFAULTS.realtime,
       scope: buildScope(entity, name, relationsOf, organizationField, organizationEntity),
       permissions: normalizePermissions(entity.permissions),
     };
@@ -331,6 +332,7 @@ export function normalizeSvcrc(raw: RawSvcrc): ServiceModel {
       admin: normalizeAdmin(api?.admin),
       requireIfMatch: api?.requireIfMatch ?? SVCRC_DEFAULTS.api.requireIfMatch,
       bulkWriteLimit: api?.bulkWriteLimit ?? SVCRC_DEFAULTS.api.bulkWriteLimit,
+      realtime: withDefaults(api?.realtime, SVCRC_DEFAULTS.api.realtime),
       rateLimit:
         api?.rateLimit?.ttl !== undefined && api.rateLimit.limit !== undefined
           ? { ttl: api.rateLimit.ttl, limit: api.rateLimit.limit }

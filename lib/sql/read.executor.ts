@@ -154,17 +154,19 @@ export class ReadExecutor {
     return exact(estimate !== null && estimate >= threshold ? estimate : await this.count(tree, query, conditions, related, cells));
   }
 
+  /** `replica: false` reads the primary: a change feed must see the write it was told of, whatever a replica's lag. */
   async one(
     query: ValidatedQuery,
     conditions: readonly RootCondition[],
     related: RelatedCondition = NO_RELATED,
     cells: CellAccess = ALL_CELLS,
+    replica = true,
   ): Promise<Record_ | null> {
     const tree = buildJoinTree(query, this.plans);
     const sql = this.sqlContext();
     const root = this.rootSelection(tree, query, conditions, related, sql, false, cells, true);
     const versionIndex = root.select.push(readableVersionSql(root.aliases.get('')!, sql, cells)) - 1;
-    const rows = await this.executor.rows(sql.statement(`SELECT ${root.select.join(', ')} FROM ${root.from}${root.where} LIMIT 1`, { replica: true }));
+    const rows = await this.executor.rows(sql.statement(`SELECT ${root.select.join(', ')} FROM ${root.from}${root.where} LIMIT 1`, { replica }));
     if (rows.length === 0) return null;
     const record = hydrate(root.shape, rows[0]);
     rememberRowVersion(record, rows[0][versionIndex]);

@@ -46,6 +46,35 @@ export function ApiSelectionQuery(): MethodDecorator {
   );
 }
 
+/**
+ * `GET /<entities>/changes`: the view's query (filter, or, s, fields, to-one join, include_deleted), the resume
+ * point, and the `text/event-stream` answer.
+ */
+export function ApiChangeFeed(model: Type<unknown>): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(model),
+    arrayQuery('filter', `Condition of the view, all AND-ed: ${CONDITION_GRAMMAR}`),
+    arrayQuery('or', 'Alternative condition of the view, as on the list.'),
+    ApiQuery({ name: 's', required: false, type: String, description: 'Search as JSON, AND-ed with filter/or, as on the list.' }),
+    ApiSelectionQuery(),
+    ApiQuery({
+      name: 'lastEventId',
+      required: false,
+      schema: { type: 'string', format: 'uuid' },
+      description: 'Resume after this event (the `Last-Event-ID` header, which EventSource sends on reconnect, takes precedence).',
+    }),
+    ApiResponse({
+      status: 200,
+      description:
+        'Server-Sent Events, one per change in the view, each with the outbox event id as `id`: `upsert` (data: the record as `GET /:id` ' +
+        'answers it with the same `fields` and `join`), `remove` (data: `{ "id": ... }`), `reset` (refetch the list: what was missed is no ' +
+        'longer kept, or the client read too slowly). Comment lines keep an idle stream open. See docs/realtime.md.',
+      content: { 'text/event-stream': { schema: { type: 'string' } } },
+    }),
+    ApiResponse({ status: 429, description: 'More open streams than `api.realtime.maxStreamsPerCredential`', type: ErrorEnvelopeDto }),
+  );
+}
+
 /** The list query-string contract: filter, or, s, sort, join, fields, pagination. */
 export function ApiListQuery(): MethodDecorator {
   return applyDecorators(

@@ -37,6 +37,7 @@ function entity(name: string, table: string, parts: Partial<EntityModel> & Pick<
     updatedAt: true,
     softDelete: false,
     bulkWrites: false,
+    realtime: false,
     http: true,
     routes: ['find', 'get', 'create', 'createMany', 'update', 'replace', 'delete'],
     joins: [],

@@ -4,13 +4,13 @@ import { CrossSiteRequestException } from '../../exceptions/cross-site.exception
 import { InvalidTokenException, MissingCredentialsException } from '../../exceptions/scope.exceptions';
 import type { AuthContext } from '../../interfaces/auth-context.interface';
 import type { ServiceModel } from '../../schema/model';
-import { IS_PUBLIC_KEY, SVC_MODEL } from '../../svc.constants';
+import { CREDENTIAL_RECHECK, IS_PUBLIC_KEY, SVC_MODEL } from '../../svc.constants';
 import { SvcApiKeyService } from '../api-keys/api-key.service';
 import { type Credential, extractCredential } from '../credentials';
 import { isCookieRequestAllowed, type OriginCheckedRequest } from '../cookies/cross-site';
 import { SvcJwtAuthenticator } from '../tokens/jwt-authenticator';
 
-type AuthRequest = OriginCheckedRequest & { auth?: AuthContext | null };
+type AuthRequest = OriginCheckedRequest & { auth?: AuthContext | null; [CREDENTIAL_RECHECK]?: () => Promise<AuthContext | null> };
 
 /**
  * Layer 1, who is calling: an access token (`Authorization: Bearer <jwt>` or the `svc_session`
@@ -42,6 +42,7 @@ export class SvcAuthGuard implements CanActivate {
     const caller = await this.authenticate(credential, request);
     if (!caller) throw new InvalidTokenException();
     request.auth = caller;
+    request[CREDENTIAL_RECHECK] = () => this.authenticate(credential, request);
     return true;
   }
 

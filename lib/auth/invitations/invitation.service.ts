@@ -10,8 +10,8 @@ import {
 } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { type DomainEvent, domainEventName } from '../../events/domain-event';
-import { DomainEventPublisher } from '../../events/domain-event-publisher';
+import { domainEventName } from '../../events/domain-event';
+import { DomainEventPublisher, type NamedDomainEvent } from '../../events/domain-event-publisher';
 import { SvcEventOutbox } from '../../events/outbox/event-outbox';
 import type { AuthContext } from '../../interfaces/auth-context.interface';
 import type { ColumnModel, ServiceModel } from '../../schema/model';
@@ -78,13 +78,13 @@ export class SvcInvitationService {
       invitedBy: idString(auth.userId),
       expiresAt: new Date(Date.now() + ttl * 1000),
     };
-    const created = await this.executor.transaction(async (connection) => {
+    const { created, appended } = await this.executor.transaction(async (connection) => {
       const stored = await this.store.insert(invitation, connection);
       // The outbox copy leaves the token out: the outbox is a table, and the token is stored only as a hash.
-      if (this.outbox?.active) await this.outbox.append(connection, [this.event(stored, null, auth)]);
-      return stored;
+      const appended = this.outbox?.active ? await this.outbox.append(connection, [this.event(stored, null, auth)]) : [];
+      return { created: stored, appended };
     });
-    if (this.outbox?.active) this.outbox.committed();
+    this.outbox?.committed(appended);
     this.events.emitAll([this.event(created, token, auth)]);
     return { ...created, token };
   }
@@ -117,7 +117,7 @@ export class SvcInvitationService {
     const pending = await this.store.findPending(hashToken(token));
     if (!pending) throw new NotFoundException(NO_PENDING_INVITATION);
     await this.assertInviterStillAdmin(pending);
-    const { membership, events } = await this.executor.transaction(async (connection) => {
+    const { membership, events, appended } = await this.executor.transaction(async (connection) => {
       const invitation = await this.store.claim(hashToken(token), connection);
       if (!invitation) throw new NotFoundException(NO_PENDING_INVITATION);
       const [user, userEvents] = auth
@@ -134,10 +134,11 @@ export class SvcInvitationService {
       await this.store.acceptedBy(invitation.id, String(user), connection);
       const changes = this.events.events(link.entity, 'created', [{ record: membership }], auth);
       const events = [...userEvents, ...changes];
-      if (this.outbox?.active) await this.outbox.append(connection, events.filter(({ event }) => this.outbox!.enabled(this.plans.get(event.entity).model)));
-      return { membership, events };
+      const outbox = this.outbox;
+      const appended = outbox ? await outbox.append(connection, events.filter(({ event }) => outbox.enabled(this.plans.get(event.entity).model))) : [];
+      return { membership, events, appended };
     });
-    if (this.outbox?.active && events.length > 0) this.outbox.committed();
+    this.outbox?.committed(appended);
     this.events.emitAll(events);
     return membership;
   }
@@ -174,7 +175,7 @@ export class SvcInvitationService {
     email: string,
     password: string | undefined,
     connection: EntityManager,
-  ): Promise<[string | number, { name: string; event: DomainEvent }[]]> {
+  ): Promise<[string | number, NamedDomainEvent[]]> {
     if (password === undefined) {
       throw new UnauthorizedException('Log in as the invited user to accept, or give a password to create the account');
     }
@@ -230,7 +231,7 @@ export class SvcInvitationService {
     return role;
   }
 
-  private event(invitation: InvitationInfo, token: string | null, auth: AuthContext): { name: string; event: DomainEvent } {
+  private event(invitation: InvitationInfo, token: string | null, auth: AuthContext): NamedDomainEvent {
     const record: Row = { ...invitation, ...(token === null ? {} : { token }) };
     return {
       name: INVITATION_CREATED_EVENT,

@@ -1,8 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { JetStreamClient, NatsConnection } from 'nats';
-import type { DataSource } from 'typeorm';
-import { readDatabaseConfig } from '../../database/database-config';
 import type { ReadinessProbe } from '../../interfaces/readiness-probe';
 import type { SvcModuleOptions } from '../../interfaces/svc-module-options.interface';
 import { loadOptionalPackage } from '../../scale/optional-package';
@@ -10,12 +7,11 @@ import { readScaleConfig, withoutPassword } from '../../scale/scale-config';
 import { WarningThrottle } from '../../scale/warning-throttle';
 import type { ServiceModel } from '../../schema/model';
 import { SqlExecutor } from '../../sql/sql-executor';
-import { tableExists } from '../../sql/statements/catalog';
 import { claimOutboxBatch, deletePublishedOutboxEvents, markOutboxPublished } from '../../sql/statements/outbox';
 import { SVC_MODEL } from '../../svc.constants';
 import { MODULE_OPTIONS_TOKEN } from '../../svc.module-definition';
 import { SvcEventOutbox } from './event-outbox';
-import { OUTBOX_TABLE, SvcOutbox1764028800000 } from './outbox.migration';
+import { OUTBOX_TABLE } from './outbox.migration';
 
 /** The JetStream stream the relay publishes into (subjects `svc.>`), created when missing. */
 export const EVENTS_STREAM = 'SVC_EVENTS';
@@ -25,7 +21,7 @@ export const RELAY_BATCH_SIZE = 100;
 export const RELAY_POLL_MS = 250;
 /** How often published rows older than {@link OUTBOX_RETENTION_MS} are deleted. */
 export const OUTBOX_CLEANUP_INTERVAL_MS = 60_000;
-/** How long a published row stays in `svc_outbox` (for inspection) before cleanup deletes it. */
+/** How long a published row stays in `svc_outbox` (for inspection) before cleanup deletes it; longer with a longer `api.realtime.retention`. */
 export const OUTBOX_RETENTION_MS = 60 * 60_000;
 /** How long the stream the relay creates keeps messages (create the stream yourself to choose). */
 export const STREAM_MAX_AGE_MS = 7 * 24 * 60 * 60_000;
@@ -64,9 +60,8 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnModuleDestroy, O
   private cleanupTimer: NodeJS.Timeout | null = null;
 
   constructor(
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: SvcModuleOptions,
+    @Inject(MODULE_OPTIONS_TOKEN) options: SvcModuleOptions,
     @Inject(SVC_MODEL) private readonly model: ServiceModel,
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outbox: SvcEventOutbox,
     private readonly sql: SqlExecutor,
   ) {
@@ -87,7 +82,6 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnModuleDestroy, O
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.eventsUrl === null) return;
-    await this.ensureTable();
     this.outbox.onCommit(() => this.wake?.());
     this.loop = this.run();
     this.cleanupTimer = setInterval(() => void this.cleanup(), OUTBOX_CLEANUP_INTERVAL_MS);
@@ -105,26 +99,6 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnModuleDestroy, O
   async onApplicationShutdown(): Promise<void> {
     await this.onModuleDestroy();
     await this.connection?.drain().catch(() => undefined);
-  }
-
-  /** Synchronized databases get the table here; others must have applied its migration. */
-  private async ensureTable(): Promise<void> {
-    const env = this.options.env ?? process.env;
-    if (readDatabaseConfig(env, this.model).synchronize) {
-      const runner = this.dataSource.createQueryRunner();
-      try {
-        await new SvcOutbox1764028800000().up(runner);
-      } finally {
-        await runner.release();
-      }
-      return;
-    }
-    const [row] = await this.sql.records<{ present: boolean }>(tableExists(OUTBOX_TABLE));
-    if (!row?.present) {
-      throw new Error(
-        `EVENTS_URL is set, but the table ${OUTBOX_TABLE} does not exist: apply its migration (svc migrate run, with EVENTS_URL set) before starting.`,
-      );
-    }
   }
 
   private async run(): Promise<void> {
@@ -213,7 +187,7 @@ export class SvcEventRelay implements OnApplicationBootstrap, OnModuleDestroy, O
 
   private async cleanup(): Promise<void> {
     try {
-      await this.sql.records(deletePublishedOutboxEvents(this.table(), OUTBOX_RETENTION_MS));
+      await this.sql.records(deletePublishedOutboxEvents(this.table(), Math.max(OUTBOX_RETENTION_MS, this.model.api.realtime.retention * 1000)));
     } catch (error) {
       this.warnings.warn(this.logger, `Cleanup of ${OUTBOX_TABLE} failed: ${(error as Error).message}`);
     }

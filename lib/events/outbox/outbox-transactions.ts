@@ -2,10 +2,10 @@ import type { EntityPlans } from '../../sql/entity-plan';
 import type { SqlExecutor } from '../../sql/sql-executor';
 import { WriteExecutor } from '../../sql/write.executor';
 import type { EntityModel } from '../../schema/model';
-import type { DomainEvent } from '../domain-event';
+import type { NamedDomainEvent } from '../domain-event-publisher';
 import type { SvcEventOutbox } from './event-outbox';
 
-type NamedEvent = { name: string; event: DomainEvent };
+type NamedEvent = NamedDomainEvent;
 
 /**
  * Runs a CRUD write and the insert of its outbox rows in one transaction: the change and its
@@ -32,12 +32,11 @@ export class OutboxTransactions {
 
   /** `run()` for work that takes the transaction's `SqlExecutor` itself (the bulk writes). */
   async runOn<T extends { events: readonly NamedEvent[] }>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
-    const result = await this.executor.transaction(async (manager) => {
+    const { result, appended } = await this.executor.transaction(async (manager) => {
       const result = await work(this.executor.within(manager));
-      await this.outbox.append(manager, result.events);
-      return result;
+      return { result, appended: await this.outbox.append(manager, result.events) };
     });
-    if (result.events.length > 0) this.outbox.committed();
+    this.outbox.committed(appended);
     return result;
   }
 }

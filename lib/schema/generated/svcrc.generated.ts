@@ -233,6 +233,10 @@ export interface SvcrcV2Entity {
    * (extension) Serve PATCH /<entities>?filter=... and DELETE /<entities>?filter=..., which change every row the filter matches in one statement, scoped like a list. At least one filter, or or s condition is required; more matching rows than "api.bulkWriteLimit" answer 413 and change nothing. Not available on the identity entities of "auth". Default false.
    */
   readonly bulkWrites?: boolean;
+  /**
+   * (extension) Serve GET /<entities>/changes, a Server-Sent Events feed of what changes in a list's view (filter, or, s, fields, join), checked against each subscriber's scope and permissions; every write of the entity is recorded in svc_outbox for resume (Last-Event-ID). Needs the find route. See docs/realtime.md. Default false.
+   */
+  readonly realtime?: boolean;
 }
 /**
  * A data field: one column and one property.
@@ -484,6 +488,23 @@ export interface SvcrcV2Api {
    * (extension) Most rows one by-filter PATCH or DELETE (entities with "bulkWrites") may change; past it the request answers 413 and changes nothing. Default 1000.
    */
   readonly bulkWriteLimit?: number;
+  /**
+   * (extension) The change feeds of entities with "realtime" (GET /<entities>/changes). See docs/realtime.md.
+   */
+  readonly realtime?: {
+    /**
+     * Seconds a change stays in svc_outbox for a client reconnecting with Last-Event-ID; a client that missed more gets a reset event (refetch the list). Default 3600 (1 hour).
+     */
+    readonly retention?: number;
+    /**
+     * Open change streams one credential (an API key or a user's session; the client IP when anonymous) may hold on one instance; one more answers 429. Default 5.
+     */
+    readonly maxStreamsPerCredential?: number;
+    /**
+     * Seconds between the comment lines an idle stream sends so that proxies keep it open, and between checks that its credential is still valid (a revoked session ends its streams). Default 15.
+     */
+    readonly heartbeat?: number;
+  };
   /**
    * (extension) How much database work one credential, and one organization, may have in flight at once, so that one tenant cannot take every connection of the pool. Counted per instance.
    */
@@ -767,6 +788,10 @@ export interface RawEntity {
    * (extension) Serve PATCH /<entities>?filter=... and DELETE /<entities>?filter=..., which change every row the filter matches in one statement, scoped like a list. At least one filter, or or s condition is required; more matching rows than "api.bulkWriteLimit" answer 413 and change nothing. Not available on the identity entities of "auth". Default false.
    */
   readonly bulkWrites?: boolean;
+  /**
+   * (extension) Serve GET /<entities>/changes, a Server-Sent Events feed of what changes in a list's view (filter, or, s, fields, join), checked against each subscriber's scope and permissions; every write of the entity is recorded in svc_outbox for resume (Last-Event-ID). Needs the find route. See docs/realtime.md. Default false.
+   */
+  readonly realtime?: boolean;
 }
 /**
  * A data field: one column and one property.
@@ -1019,6 +1044,23 @@ export interface RawApi {
    */
   readonly bulkWriteLimit?: number;
   /**
+   * (extension) The change feeds of entities with "realtime" (GET /<entities>/changes). See docs/realtime.md.
+   */
+  readonly realtime?: {
+    /**
+     * Seconds a change stays in svc_outbox for a client reconnecting with Last-Event-ID; a client that missed more gets a reset event (refetch the list). Default 3600 (1 hour).
+     */
+    readonly retention?: number;
+    /**
+     * Open change streams one credential (an API key or a user's session; the client IP when anonymous) may hold on one instance; one more answers 429. Default 5.
+     */
+    readonly maxStreamsPerCredential?: number;
+    /**
+     * Seconds between the comment lines an idle stream sends so that proxies keep it open, and between checks that its credential is still valid (a revoked session ends its streams). Default 15.
+     */
+    readonly heartbeat?: number;
+  };
+  /**
    * (extension) How much database work one credential, and one organization, may have in flight at once, so that one tenant cannot take every connection of the pool. Counted per instance.
    */
   readonly concurrency?: {
@@ -1116,6 +1158,7 @@ export const SVCRC_DEFAULTS = {
     http: true,
     softDelete: false,
     bulkWrites: false,
+    realtime: false,
   },
   relationships: {
     nullable: true,
@@ -1139,6 +1182,11 @@ export const SVCRC_DEFAULTS = {
     },
     requireIfMatch: false,
     bulkWriteLimit: 1000,
+    realtime: {
+      retention: 3600,
+      maxStreamsPerCredential: 5,
+      heartbeat: 15,
+    },
     concurrency: {
       maxWaitMs: 1000,
     },

@@ -54,3 +54,39 @@ export function deletePublishedOutboxEvents(table: string, retentionMs: number):
     values: [retentionMs],
   };
 }
+
+/** Where an event sits in the outbox (`seq`, and when its transaction began), to resume after it. */
+export function outboxEventPosition(table: string, eventId: string): Statement {
+  return { text: `SELECT "seq", "created_at" FROM ${table} WHERE "event_id" = $1::uuid`, values: [eventId] };
+}
+
+/**
+ * The events of `subjects` after `seq`, in `seq` order, at most `limit`: with those whose transaction began up to
+ * `overlapMs` before the event at `seq` began, since such a transaction may have committed after it (a replayed
+ * event the client already had is harmless: each event carries the record as it is now).
+ */
+export function outboxEventsAfter(
+  table: string,
+  after: { readonly seq: string; readonly createdAt: Date },
+  subjects: readonly string[],
+  overlapMs: number,
+  limit: number,
+): Statement {
+  return {
+    text:
+      `SELECT "seq", "event_id", "payload" FROM ${table} ` +
+      `WHERE ("seq" > $1::bigint OR "created_at" >= $2::timestamptz - ($3 * interval '1 millisecond')) AND "seq" <> $1::bigint ` +
+      `AND "subject" = ANY($4::varchar[]) ORDER BY "seq" LIMIT $5`,
+    values: [after.seq, after.createdAt, overlapMs, subjects, limit],
+  };
+}
+
+/** Deletes up to 10,000 events written longer than `retentionMs` ago, published or not (no relay runs to publish them). */
+export function deleteExpiredOutboxEvents(table: string, retentionMs: number): Statement {
+  return {
+    text:
+      `DELETE FROM ${table} WHERE "seq" IN (SELECT "seq" FROM ${table} ` +
+      `WHERE "created_at" < now() - ($1 * interval '1 millisecond') LIMIT 10000)`,
+    values: [retentionMs],
+  };
+}

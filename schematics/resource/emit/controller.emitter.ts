@@ -156,9 +156,11 @@ export function emitControllerBase(ctx: EntityEmitContext): string {
     }),
   };
   const operation = svc('CrudOperation');
+  // `GET changes` is declared before `GET :id`, which would otherwise take it (Nest matches in declaration order).
+  const feed = entity.realtime && entity.routes.includes('find') ? [changeFeedDoc(ctx, scope, request, operation)] : [];
   const members: Doc[] = [
     `constructor(protected readonly service: ${name}ServiceBase) {}`,
-    ...entity.routes.map((key) => routeDoc(key, routes[key](), operation)),
+    ...entity.routes.flatMap((key) => [routeDoc(key, routes[key](), operation), ...(key === 'find' ? feed : [])]),
   ];
   const controller: Doc = [
     `/** Generated routes of /${path}; add yours in ${name}Controller (src/extensions/${path}/${fileName}.controller.ts). */`,
@@ -188,6 +190,28 @@ export function emitControllerBase(ctx: EntityEmitContext): string {
     importDecl([`${name}ServiceBase`], `./${fileName}.service.base${ext}`),
   ]);
   return print([imports, hardline, hardline, controller, hardline]);
+}
+
+/** `GET /<entities>/changes` of a `realtime` entity: the service writes the Server-Sent Events stream on the response. */
+function changeFeedDoc(ctx: EntityEmitContext, scope: ImportScope, request: string, operation: string): Doc {
+  const { name, route: path } = ctx.entity;
+  const nest = (id: string): string => scope.ref('@nestjs/common', id);
+  const decorators: Doc[] = [
+    `@${nest('Get')}(${str('changes')})`,
+    call(`@${operation}`, [str('find')]),
+    call(`@${scope.ref('@nestjs/swagger', 'ApiOperation')}`, [objectDoc([['summary', str(`Follow changes to a list of ${path} (Server-Sent Events)`)]])]),
+    `@${scope.ref('@svc/nest', 'ApiChangeFeed')}(${name})`,
+    `@${scope.ref('@svc/nest', 'ApiErrorResponses')}(429)`,
+  ];
+  const params = [request, `@${nest('Req')}() httpRequest: object`, `@${nest('Res')}() httpResponse: object`];
+  return [
+    join(hardline, decorators),
+    hardline,
+    methodHead('changes', params, 'Promise<void>'),
+    indent([hardline, 'return this.service.streamChanges(request, httpRequest, httpResponse);']),
+    hardline,
+    '}',
+  ];
 }
 
 /** `src/extensions/<route>/<file>.controller.ts`: created once, never regenerated. */

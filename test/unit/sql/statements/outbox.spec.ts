@@ -17,7 +17,7 @@ describe('Outbox statements', () => {
   });
 
   it('append: every event of a write in one INSERT ... SELECT FROM unnest', async () => {
-    const outbox = new SvcEventOutbox({ env: { EVENTS_URL: 'nats://localhost:4222' } } as never, db.executor);
+    const outbox = new SvcEventOutbox({ env: { EVENTS_URL: 'nats://localhost:4222' } } as never, { entities: [] } as never, null as never, db.executor);
     const event = (id: number) => ({ entity: 'Task', action: 'created', id, record: { id } }) as never;
     await outbox.append(undefined as never, [
       { name: 'task.created', event: event(1) },
@@ -36,7 +36,7 @@ describe('Outbox statements', () => {
   });
 
   it('an append of no event sends nothing', async () => {
-    const outbox = new SvcEventOutbox({ env: { EVENTS_URL: 'nats://localhost:4222' } } as never, db.executor);
+    const outbox = new SvcEventOutbox({ env: { EVENTS_URL: 'nats://localhost:4222' } } as never, { entities: [] } as never, null as never, db.executor);
     await outbox.append(undefined as never, []);
     expect(db.take()).toEqual([]);
   });

@@ -1,0 +1,214 @@
+import {
+  HttpException,
+  HttpStatus,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import type { NatsConnection } from 'nats';
+import { DOMAIN_EVENT_ACTIONS, type DomainEvent, domainEventName } from '../events/domain-event';
+import { eventSubject, type OutboxEvent, SvcEventOutbox } from '../events/outbox/event-outbox';
+import { OUTBOX_TABLE } from '../events/outbox/outbox.migration';
+import type { SvcModuleOptions } from '../interfaces/svc-module-options.interface';
+import { loadOptionalPackage } from '../scale/optional-package';
+import { readScaleConfig } from '../scale/scale-config';
+import { WarningThrottle } from '../scale/warning-throttle';
+import type { EntityModel, ServiceModel } from '../schema/model';
+import { SqlExecutor } from '../sql/sql-executor';
+import { deleteExpiredOutboxEvents, outboxEventPosition, outboxEventsAfter } from '../sql/statements/outbox';
+import { SVC_MODEL } from '../svc.constants';
+import { MODULE_OPTIONS_TOKEN } from '../svc.module-definition';
+import { ChangeSubscriber, type ChangeView } from './change-subscriber';
+import { type HttpResponse, SseStream } from './sse-stream';
+
+/** Most events a resume replays; a client that missed more gets `reset` (refetch the list). */
+export const MAX_REPLAY = 10_000;
+/** Events waiting to be judged for one subscriber past which it counts as too slow. */
+export const MAX_PENDING_EVENTS = 1_000;
+/**
+ * How far back from the event a client resumes after, by transaction start, a resume also looks: a transaction
+ * that began earlier may have committed later (its `seq` is lower). Longer than any write transaction.
+ */
+export const RESUME_OVERLAP_MS = 30_000;
+/** How often expired events are deleted from `svc_outbox` when no relay does it. */
+export const FEED_CLEANUP_INTERVAL_MS = 60_000;
+/** How soon EventSource reconnects after a dropped connection. */
+export const RECONNECT_MS = 2_000;
+/** How long a credential check is trusted while events flow (heartbeats always check). */
+export const RECHECK_MS = 1_000;
+
+/** What opening a stream needs beyond the subscriber's view. */
+export interface ChangeStreamRequest {
+  readonly entity: EntityModel;
+  readonly view: ChangeView;
+  /** Who the `maxStreamsPerCredential` cap counts (`user:7`, `api-key:3`, `ip:…`). */
+  readonly credential: string;
+  /** `Last-Event-ID`: the last event the client received, or null for a new subscription. */
+  readonly lastEventId: string | null;
+  readonly response: HttpResponse;
+}
+
+interface ReplayRow {
+  seq: string;
+  event_id: string;
+  payload: DomainEvent & { eventId?: string };
+}
+
+/**
+ * The change feeds of `realtime` entities (`GET /<entities>/changes`): who is subscribed, and the events they
+ * are sent. Events come from this process's commits, or, with `EVENTS_URL`, from NATS (every instance's
+ * commits, as the relay publishes them); a resume reads `svc_outbox`.
+ */
+@Injectable()
+export class SvcChangeFeed implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('SvcChangeFeed');
+  private readonly warnings = new WarningThrottle();
+  private readonly realtime: ReadonlyMap<string, EntityModel>;
+  private readonly subscribers = new Map<string, Set<ChangeSubscriber>>();
+  private readonly openPerCredential = new Map<string, number>();
+  private readonly eventsUrl: string | null;
+  private nats: NatsConnection | null = null;
+  private cleanupTimer: NodeJS.Timeout | null = null;
+  private stopOutbox: (() => void) | null = null;
+
+  constructor(
+    @Inject(MODULE_OPTIONS_TOKEN) options: SvcModuleOptions,
+    @Inject(SVC_MODEL) private readonly model: ServiceModel,
+    private readonly outbox: SvcEventOutbox,
+    private readonly sql: SqlExecutor,
+  ) {
+    this.realtime = new Map(model.entities.filter((entity) => entity.realtime).map((entity) => [entity.name, entity]));
+    this.eventsUrl = readScaleConfig(options.env ?? process.env).eventsUrl;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.realtime.size === 0) return;
+    if (this.eventsUrl === null) {
+      this.stopOutbox = this.outbox.onCommit((events) => this.dispatch(events));
+      // Without a relay nothing publishes, and so nothing else deletes, the rows past the retention.
+      this.cleanupTimer = setInterval(() => void this.cleanup(), FEED_CLEANUP_INTERVAL_MS);
+      this.cleanupTimer.unref();
+    } else {
+      await this.listen();
+    }
+  }
+
+  /** Ends every stream: an open stream would hold the HTTP server's close. */
+  async onModuleDestroy(): Promise<void> {
+    this.stopOutbox?.();
+    if (this.cleanupTimer) clearInterval(this.cleanupTimer);
+    for (const set of this.subscribers.values()) for (const subscriber of [...set]) subscriber.close();
+    await this.nats?.drain().catch(() => undefined);
+  }
+
+  /**
+   * Opens a stream: 429 past `api.realtime.maxStreamsPerCredential` streams of the credential, then the head,
+   * then (on a resume) the events after `lastEventId`, or `reset` when they are no longer kept.
+   */
+  async open(request: ChangeStreamRequest): Promise<void> {
+    const settings = this.model.api.realtime;
+    const open = this.openPerCredential.get(request.credential) ?? 0;
+    if (open >= settings.maxStreamsPerCredential) {
+      throw new HttpException(
+        `Too many open change streams for this credential (api.realtime.maxStreamsPerCredential is ${settings.maxStreamsPerCredential}): close one first`,
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
+    }
+    const stream = new SseStream(request.response);
+    const subscriber = new ChangeSubscriber(request.entity.name, request.view, stream, {
+      maxPending: MAX_PENDING_EVENTS,
+      heartbeatMs: settings.heartbeat * 1000,
+      recheckMs: RECHECK_MS,
+    });
+    // Subscribed before the resume is read: an event committed meanwhile is judged after the replay, never lost.
+    this.add(subscriber, request.credential);
+    stream.onClose(() => this.remove(subscriber, request.credential));
+    let first: OutboxEvent[] | 'reset';
+    try {
+      first = request.lastEventId === null ? [] : await this.replay(request.entity, request.lastEventId);
+    } catch (error) {
+      stream.close();
+      throw error;
+    }
+    stream.open(RECONNECT_MS);
+    subscriber.start(first);
+  }
+
+  /** The streams open now, per entity (for tests and metrics). */
+  openStreams(entity: string): number {
+    return this.subscribers.get(entity)?.size ?? 0;
+  }
+
+  private add(subscriber: ChangeSubscriber, credential: string): void {
+    let set = this.subscribers.get(subscriber.entity);
+    if (set === undefined) this.subscribers.set(subscriber.entity, (set = new Set()));
+    set.add(subscriber);
+    this.openPerCredential.set(credential, (this.openPerCredential.get(credential) ?? 0) + 1);
+  }
+
+  private remove(subscriber: ChangeSubscriber, credential: string): void {
+    const set = this.subscribers.get(subscriber.entity);
+    if (!set?.delete(subscriber)) return;
+    const left = (this.openPerCredential.get(credential) ?? 1) - 1;
+    if (left > 0) this.openPerCredential.set(credential, left);
+    else this.openPerCredential.delete(credential);
+  }
+
+  private dispatch(events: readonly OutboxEvent[]): void {
+    for (const event of events) {
+      const set = this.subscribers.get(event.event.entity);
+      if (set === undefined) continue;
+      for (const subscriber of set) subscriber.push(event);
+    }
+  }
+
+  /** The events of `entity` after `lastEventId`, or `reset` when it is unknown (expired, or never was) or too much was missed. */
+  private async replay(entity: EntityModel, lastEventId: string): Promise<OutboxEvent[] | 'reset'> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(lastEventId)) return 'reset';
+    const table = this.sql.escape(OUTBOX_TABLE);
+    const [position] = await this.sql.records<{ seq: string; created_at: Date }>(outboxEventPosition(table, lastEventId));
+    if (position === undefined) return 'reset';
+    const subjects = DOMAIN_EVENT_ACTIONS.map((action) => eventSubject(domainEventName(entity, action)));
+    const rows = await this.sql.records<ReplayRow>(
+      outboxEventsAfter(table, { seq: String(position.seq), createdAt: new Date(position.created_at) }, subjects, RESUME_OVERLAP_MS, MAX_REPLAY + 1),
+    );
+    if (rows.length > MAX_REPLAY) return 'reset';
+    return rows.map((row) => ({ eventId: row.event_id, subject: '', event: asEvent(row.payload) }));
+  }
+
+  /** With `EVENTS_URL`: every instance's events, as the relay publishes them to NATS (core subscription on the stream's subjects). */
+  private async listen(): Promise<void> {
+    const nats = loadOptionalPackage<typeof import('nats')>('nats', 'EVENTS_URL', '2');
+    this.nats = await nats.connect({ servers: this.eventsUrl!, maxReconnectAttempts: -1, reconnectTimeWait: 500, timeout: 2_000 });
+    const subjects = [...this.realtime.values()].map((entity) => `svc.${entity.propertyName}.*`);
+    for (const subject of subjects) {
+      this.nats.subscribe(subject, {
+        callback: (error, message) => {
+          if (error) return this.warnings.warn(this.logger, `Change feed subscription failed: ${error.message}`);
+          try {
+            const payload = message.json<DomainEvent & { eventId: string }>();
+            this.dispatch([{ eventId: payload.eventId, subject: message.subject, event: asEvent(payload) }]);
+          } catch (failure) {
+            this.warnings.warn(this.logger, `An event on ${message.subject} could not be read: ${(failure as Error).message}`);
+          }
+        },
+      });
+    }
+  }
+
+  private async cleanup(): Promise<void> {
+    try {
+      await this.sql.records(deleteExpiredOutboxEvents(this.sql.escape(OUTBOX_TABLE), this.model.api.realtime.retention * 1000));
+    } catch (error) {
+      this.warnings.warn(this.logger, `Cleanup of ${OUTBOX_TABLE} failed: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** An event as JSON carried it (the outbox's payload, a NATS message): its fields, without the event id. */
+function asEvent(payload: DomainEvent & { eventId?: string }): DomainEvent {
+  const { eventId: _eventId, ...event } = payload;
+  return event;
+}
