@@ -1,6 +1,7 @@
 /** What `CrudService.streamChanges()` reads of the HTTP request beside the parsed query. */
 import { BadRequestException } from '@nestjs/common';
 import type { AuthContext } from '../interfaces/auth-context.interface';
+import type { CrudRequest } from '../interfaces/crud-request.interface';
 import type { ParsedQuery, ValidatedQuery } from '../query/query.types';
 import { CREDENTIAL_RECHECK } from '../svc.constants';
 import { callerKey, type LimitedRequest } from '../throttling/caller-key';
@@ -21,6 +22,24 @@ export function assertToOneJoins(query: ValidatedQuery): void {
   if (toMany) {
     throw new BadRequestException(`join=${toMany.path.join('.')}: a change feed joins to-one relations only (their changes are not followed)`);
   }
+}
+
+/** Claims that change with every token of one login, not the authority it stands for. */
+const VOLATILE_CLAIMS = new Set(['iat', 'exp', 'nbf', 'jti', 'sid']);
+
+/**
+ * Streams with equal keys see the same records: the view's query, and the caller's authority (user, organization,
+ * roles and every claim a rule could read, `$auth.claims.*`), and whether the route skips the scope.
+ */
+export function viewKey(query: ParsedQuery, request: Pick<CrudRequest, 'auth' | 'skipScope' | 'skipPermissions'>): string {
+  const auth = request.auth;
+  const authority =
+    auth === null
+      ? null
+      : Object.entries({ ...auth, roles: [...auth.roles].sort() })
+          .filter(([claim]) => !VOLATILE_CLAIMS.has(claim))
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([query, authority, request.skipScope, request.skipPermissions === true]);
 }
 
 /** `Last-Event-ID` (EventSource sends it on reconnect), else `?lastEventId=` for a client resuming on its first connection. */

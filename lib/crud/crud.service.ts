@@ -33,7 +33,7 @@ import type { SqlExecutor } from '../sql/sql-executor';
 import { AuthorityChanges } from './authority-changes';
 import type { FilterChange, FilterMatch } from '../sql/filter-write.statement';
 import type { SqlContext } from '../sql/sql-context';
-import { assertToOneJoins, credentialRecheck, lastEventId, streamCredential, viewQuery } from './change-stream-request';
+import { assertToOneJoins, credentialRecheck, lastEventId, streamCredential, viewKey, viewQuery } from './change-stream-request';
 import {
   assertConflictValues,
   assertFiltered,
@@ -177,7 +177,10 @@ export class CrudService<T extends ObjectLiteral> {
     const hooked = this.conditions !== CrudService.prototype.conditions || this.rawSqlConditions !== CrudService.prototype.rawSqlConditions;
     await feed.open({
       entity: this.entity,
+      viewKey: viewKey(parsed, request),
+      userId: request.auth?.userId ?? null,
       credential: streamCredential(httpRequest),
+      stillAllowed: credentialRecheck(httpRequest, request.auth),
       lastEventId: lastEventId(httpRequest),
       response: httpResponse,
       view: {
@@ -186,7 +189,6 @@ export class CrudService<T extends ObjectLiteral> {
           if (typeof id === 'number' && id > INT4_MAX) return null;
           return this.runtime.reader.one(query, [this.idCondition(id), ...conditions], related, cells, false);
         },
-        stillAllowed: credentialRecheck(httpRequest, request.auth),
       },
     });
   }
@@ -243,9 +245,11 @@ export class CrudService<T extends ObjectLiteral> {
     if (this.identity.kindOf(this.entity) === 'organization') {
       // Its members' tokens name it: read who they are before the delete takes their memberships with it.
       const members = await this.runtime.identity.usersOfOrganization(String(id));
+      const revoked: string[] = [];
       const deleted = await writer.deleteTracked(this.plan, id, conditions, (changes, executor) =>
-        this.revokeSessions(changes.length > 0 ? members : [], executor),
+        this.revokeSessions(changes.length > 0 ? members : [], executor, revoked),
       );
+      this.endRevokedStreams(revoked);
       if (!deleted) throw await this.missing(id, request, 'delete');
       return;
     }
@@ -254,9 +258,11 @@ export class CrudService<T extends ObjectLiteral> {
       return;
     }
     // The sessions it ends are revoked in the delete's own transaction: both happen, or neither.
+    const revoked: string[] = [];
     const change = await writer.deleteTracked(this.plan, id, conditions, (changes, executor) =>
-      this.revokeSessions(this.authority.afterDelete(this.entity, changes[0] ?? null), executor),
+      this.revokeSessions(this.authority.afterDelete(this.entity, changes[0] ?? null), executor, revoked),
     );
+    this.endRevokedStreams(revoked);
     if (!change) throw await this.missing(id, request, 'delete');
   }
 
@@ -412,6 +418,7 @@ export class CrudService<T extends ObjectLiteral> {
     if (this.authority.tracks(this.entity)) {
       // Whoever held the old roles, organization, password or e-mail is logged out, in the write's own
       // transaction: the change and the revocation commit together, or neither does.
+      const revoked: string[] = [];
       const change = await this.checked(
         'update',
         writer.updateTracked(
@@ -420,10 +427,11 @@ export class CrudService<T extends ObjectLiteral> {
           values,
           conditions,
           mode,
-          (changes, executor) => this.revokeSessions(this.authority.afterUpdate(this.entity, changes[0] ?? null, values), executor),
+          (changes, executor) => this.revokeSessions(this.authority.afterUpdate(this.entity, changes[0] ?? null, values), executor, revoked),
           check,
         ),
       );
+      this.endRevokedStreams(revoked);
       record = change?.record ?? null;
       if (record) await this.runtime.memberships.joined(this.entity, [record]);
     } else {
@@ -446,8 +454,15 @@ export class CrudService<T extends ObjectLiteral> {
     await this.runtime.memberships.joined(this.entity, rows);
   }
 
-  private async revokeSessions(userIds: readonly string[], executor: SqlExecutor): Promise<void> {
+  /** Revokes in the write's transaction; `revoked` collects the users, whose change streams `endRevokedStreams()` checks after the commit. */
+  private async revokeSessions(userIds: readonly string[], executor: SqlExecutor, revoked: string[]): Promise<void> {
     for (const userId of userIds) await this.runtime.identity.revokeUserSessions(userId, null, executor);
+    revoked.push(...userIds);
+  }
+
+  /** After the commit: the change streams of users whose sessions were revoked check their credential now, not at their next heartbeat. */
+  private endRevokedStreams(revoked: readonly string[]): void {
+    this.runtime.changes?.recheckUsers(revoked);
   }
 
   /**

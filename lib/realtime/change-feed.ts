@@ -20,7 +20,9 @@ import { SqlExecutor } from '../sql/sql-executor';
 import { deleteExpiredOutboxEvents, outboxEventPosition, outboxEventsAfter } from '../sql/statements/outbox';
 import { SVC_MODEL } from '../svc.constants';
 import { MODULE_OPTIONS_TOKEN } from '../svc.module-definition';
-import { ChangeSubscriber, type ChangeView } from './change-subscriber';
+import { ChangeSubscriber } from './change-subscriber';
+import type { ChangeView } from './judge-change';
+import { ViewGroup } from './view-group';
 import { type HttpResponse, SseStream } from './sse-stream';
 
 /** Most events a resume replays; a client that missed more gets `reset` (refetch the list). */
@@ -36,13 +38,17 @@ export const RESUME_OVERLAP_MS = 30_000;
 export const FEED_CLEANUP_INTERVAL_MS = 60_000;
 /** How soon EventSource reconnects after a dropped connection. */
 export const RECONNECT_MS = 2_000;
-/** How long a credential check is trusted while events flow (heartbeats always check). */
-export const RECHECK_MS = 1_000;
 
 /** What opening a stream needs beyond the subscriber's view. */
 export interface ChangeStreamRequest {
   readonly entity: EntityModel;
   readonly view: ChangeView;
+  /** Streams with equal keys see the same records (same entity, query and authority): they share one group. */
+  readonly viewKey: string;
+  /** The user the credential stands for, whose streams a revocation of their sessions ends; null for an API key. */
+  readonly userId: string | null;
+  /** Whether the credential is still accepted for the same authority (checked at every heartbeat). */
+  readonly stillAllowed: () => Promise<boolean>;
   /** Who the `maxStreamsPerCredential` cap counts (`user:7`, `api-key:3`, `ip:…`). */
   readonly credential: string;
   /** `Last-Event-ID`: the last event the client received, or null for a new subscription. */
@@ -66,7 +72,14 @@ export class SvcChangeFeed implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('SvcChangeFeed');
   private readonly warnings = new WarningThrottle();
   private readonly realtime: ReadonlyMap<string, EntityModel>;
-  private readonly subscribers = new Map<string, Set<ChangeSubscriber>>();
+  /** Every open stream. */
+  private readonly subscribers = new Set<ChangeSubscriber>();
+  /** Streams still judging events alone (a resume), per entity. */
+  private readonly alone = new Map<string, Set<ChangeSubscriber>>();
+  /** View groups per entity, by view key. */
+  private readonly groups = new Map<string, Map<string, ViewGroup>>();
+  /** Events dispatched so far: the order a group and a joining stream agree on. */
+  private dispatched = 0;
   private readonly openPerCredential = new Map<string, number>();
   private readonly eventsUrl: string | null;
   private nats: NatsConnection | null = null;
@@ -99,7 +112,7 @@ export class SvcChangeFeed implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopOutbox?.();
     if (this.cleanupTimer) clearInterval(this.cleanupTimer);
-    for (const set of this.subscribers.values()) for (const subscriber of [...set]) subscriber.close();
+    for (const subscriber of [...this.subscribers]) subscriber.close();
     await this.nats?.drain().catch(() => undefined);
   }
 
@@ -117,11 +130,16 @@ export class SvcChangeFeed implements OnApplicationBootstrap, OnModuleDestroy {
       );
     }
     const stream = new SseStream(request.response);
-    const subscriber = new ChangeSubscriber(request.entity.name, request.view, stream, {
-      maxPending: MAX_PENDING_EVENTS,
-      heartbeatMs: settings.heartbeat * 1000,
-      recheckMs: RECHECK_MS,
-    });
+    const subscriber = new ChangeSubscriber(
+      request.entity.name,
+      request.viewKey,
+      request.view,
+      request.userId,
+      request.stillAllowed,
+      stream,
+      { maxPending: MAX_PENDING_EVENTS, heartbeatMs: settings.heartbeat * 1000 },
+      (caughtUp) => this.join(caughtUp),
+    );
     // Subscribed before the resume is read: an event committed meanwhile is judged after the replay, never lost.
     this.add(subscriber, request.credential);
     stream.onClose(() => this.remove(subscriber, request.credential));
@@ -138,19 +156,44 @@ export class SvcChangeFeed implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** The streams open now, per entity (for tests and metrics). */
   openStreams(entity: string): number {
-    return this.subscribers.get(entity)?.size ?? 0;
+    return [...this.subscribers].filter((subscriber) => subscriber.entity === entity).length;
+  }
+
+  /** Checks the credentials of `userIds`' streams now: their sessions were just revoked in this process. */
+  recheckUsers(userIds: readonly string[]): void {
+    if (userIds.length === 0) return;
+    const users = new Set(userIds);
+    for (const subscriber of this.subscribers) if (subscriber.userId !== null && users.has(subscriber.userId)) void subscriber.recheck();
   }
 
   private add(subscriber: ChangeSubscriber, credential: string): void {
-    let set = this.subscribers.get(subscriber.entity);
-    if (set === undefined) this.subscribers.set(subscriber.entity, (set = new Set()));
-    set.add(subscriber);
+    this.subscribers.add(subscriber);
+    let alone = this.alone.get(subscriber.entity);
+    if (alone === undefined) this.alone.set(subscriber.entity, (alone = new Set()));
+    alone.add(subscriber);
     this.openPerCredential.set(credential, (this.openPerCredential.get(credential) ?? 0) + 1);
   }
 
+  /** Moves a stream that judged every event dispatched so far into its view's group. */
+  private join(subscriber: ChangeSubscriber): void {
+    if (!this.subscribers.has(subscriber)) return;
+    this.alone.get(subscriber.entity)?.delete(subscriber);
+    let groups = this.groups.get(subscriber.entity);
+    if (groups === undefined) this.groups.set(subscriber.entity, (groups = new Map()));
+    let group = groups.get(subscriber.viewKey);
+    if (group === undefined) groups.set(subscriber.viewKey, (group = new ViewGroup(subscriber.view, MAX_PENDING_EVENTS)));
+    group.join(subscriber, this.dispatched);
+  }
+
   private remove(subscriber: ChangeSubscriber, credential: string): void {
-    const set = this.subscribers.get(subscriber.entity);
-    if (!set?.delete(subscriber)) return;
+    if (!this.subscribers.delete(subscriber)) return;
+    this.alone.get(subscriber.entity)?.delete(subscriber);
+    const groups = this.groups.get(subscriber.entity);
+    const group = groups?.get(subscriber.viewKey);
+    if (group) {
+      group.leave(subscriber);
+      if (group.size === 0) groups!.delete(subscriber.viewKey);
+    }
     const left = (this.openPerCredential.get(credential) ?? 1) - 1;
     if (left > 0) this.openPerCredential.set(credential, left);
     else this.openPerCredential.delete(credential);
@@ -158,9 +201,10 @@ export class SvcChangeFeed implements OnApplicationBootstrap, OnModuleDestroy {
 
   private dispatch(events: readonly OutboxEvent[]): void {
     for (const event of events) {
-      const set = this.subscribers.get(event.event.entity);
-      if (set === undefined) continue;
-      for (const subscriber of set) subscriber.push(event);
+      const n = ++this.dispatched;
+      const entity = event.event.entity;
+      for (const subscriber of this.alone.get(entity) ?? []) subscriber.push(event);
+      for (const group of this.groups.get(entity)?.values() ?? []) group.push(n, event);
     }
   }
 

@@ -1,46 +1,37 @@
 import type { OutboxEvent } from '../events/outbox/event-outbox';
+import { type ChangeView, judgeChange } from './judge-change';
 import type { SseMessage, SseStream } from './sse-stream';
-import type { ViewAnswer } from './view-matcher';
-
-type Row = Record<string, unknown>;
-
-/** One subscriber's view of a list, as the feed asks it of each change. */
-export interface ChangeView {
-  /** Whether a record as it was (an event's `previous`) was in the view: judged in memory. */
-  wasIn(record: Readonly<Row>): ViewAnswer;
-  /** The record as `GET /:id` with the view's `fields` and `join` answers it to this subscriber now; null when it is not in the view. */
-  readNow(id: string | number): Promise<Row | null>;
-  /** Whether the subscriber's credential is still accepted (a revoked session, a deleted API key, an expired token: no). */
-  stillAllowed(): Promise<boolean>;
-}
 
 export interface SubscriberLimits {
   /** Events waiting to be judged past which the subscriber is dropped with `reset`. */
   readonly maxPending: number;
   readonly heartbeatMs: number;
-  /** How long a credential check is trusted before events are sent again. */
-  readonly recheckMs: number;
 }
 
 /**
- * One open change stream. Events are judged one at a time, in the order they arrive, so the reads
- * that answer them are ordered too: the last `upsert` of a record carries its latest state.
- *
- * For each event: `upsert` with the record as this subscriber reads it now when it is in the view;
- * `remove` when it is not but was before the change (or may have been: the matcher could not say);
- * nothing when it was in the view neither before nor after.
+ * One open change stream. Until it joins its view's group it judges events itself, one at a time in the order
+ * they arrive (the events of a resume first), so that the reads answering them are ordered too: the last
+ * `upsert` of a record carries its latest state. Once nothing is left to judge, the feed moves it into the
+ * group (`ViewGroup`), which judges each later event once for every stream of the same view.
  */
 export class ChangeSubscriber {
   private readonly pending: OutboxEvent[] = [];
   private draining = false;
   private heartbeat: NodeJS.Timeout | null = null;
-  private checkedAt = Date.now();
+  private grouped = false;
 
   constructor(
     readonly entity: string,
-    private readonly view: ChangeView,
+    /** Streams of one view (same query, same caller's authority) share a group: `ChangeFeedKey`. */
+    readonly viewKey: string,
+    readonly view: ChangeView,
+    /** The user the stream's credential stands for; null for an API key or an anonymous caller. */
+    readonly userId: string | null,
+    private readonly stillAllowed: () => Promise<boolean>,
     private readonly stream: SseStream,
     private readonly limits: SubscriberLimits,
+    /** Called when nothing is left to judge alone: the feed moves the subscriber into its view's group. */
+    private readonly caughtUp: (subscriber: ChangeSubscriber) => void,
   ) {
     stream.onClose(() => this.stop());
   }
@@ -58,6 +49,7 @@ export class ChangeSubscriber {
     void this.drain();
   }
 
+  /** An event to judge alone (before the subscriber joined its group). */
   push(event: OutboxEvent): void {
     if (this.closed) return;
     if (this.pending.length >= this.limits.maxPending) {
@@ -68,8 +60,34 @@ export class ChangeSubscriber {
     void this.drain();
   }
 
+  /** A message its group judged for it. */
+  deliver(message: SseMessage): void {
+    this.stream.send(message);
+  }
+
+  /** The group this subscriber was moved into dropped it (its backlog grew past the bound): refetch. */
+  reset(reason: string): void {
+    this.stream.resetAndClose(reason);
+  }
+
+  joined(): void {
+    this.grouped = true;
+  }
+
   close(): void {
     this.stream.close();
+  }
+
+  /** Checks the credential now (its user's sessions were just revoked); ends the stream when it is refused. */
+  async recheck(): Promise<void> {
+    if (this.closed) return;
+    let allowed: boolean;
+    try {
+      allowed = await this.stillAllowed();
+    } catch {
+      allowed = false;
+    }
+    if (!allowed) this.stream.close();
   }
 
   private stop(): void {
@@ -79,33 +97,16 @@ export class ChangeSubscriber {
   }
 
   private async beat(): Promise<void> {
-    if (this.closed) return;
-    if (!(await this.allowed(true))) return;
-    this.stream.comment('heartbeat');
-  }
-
-  /** Ends the stream when the credential is no longer accepted; `force` checks now, otherwise at most every `recheckMs`. */
-  private async allowed(force = false): Promise<boolean> {
-    if (!force && Date.now() - this.checkedAt < this.limits.recheckMs) return true;
-    let allowed: boolean;
-    try {
-      allowed = await this.view.stillAllowed();
-    } catch {
-      allowed = false;
-    }
-    this.checkedAt = Date.now();
-    if (!allowed) this.stream.close();
-    return allowed && !this.closed;
+    await this.recheck();
+    if (!this.closed) this.stream.comment('heartbeat');
   }
 
   private async drain(): Promise<void> {
-    if (this.draining) return;
+    if (this.draining || this.grouped) return;
     this.draining = true;
     try {
       while (this.pending.length > 0 && !this.closed) {
-        if (!(await this.allowed())) return;
-        const event = this.pending.shift()!;
-        const message = await this.judge(event);
+        const message = await judgeChange(this.view, this.pending.shift()!);
         if (message !== null && !this.closed) this.stream.send(message);
       }
     } catch {
@@ -114,13 +115,6 @@ export class ChangeSubscriber {
     } finally {
       this.draining = false;
     }
-  }
-
-  private async judge({ eventId, event }: OutboxEvent): Promise<SseMessage | null> {
-    const before = event.action === 'created' || event.previous === undefined ? false : this.view.wasIn(event.previous);
-    const now = await this.view.readNow(event.id);
-    if (now !== null) return { id: eventId, event: 'upsert', data: now };
-    if (before === false) return null;
-    return { id: eventId, event: 'remove', data: { id: event.id } };
+    if (!this.closed && this.pending.length === 0) this.caughtUp(this);
   }
 }

@@ -7,6 +7,8 @@
 import { type AuthContext, createCrudRequest, type CrudService } from '@svc/nest';
 import type { ObjectLiteral } from 'typeorm';
 import { DataSource } from 'typeorm';
+import type { AddressInfo } from 'node:net';
+import { SseClient } from '../support/sse-client';
 import { MembershipService } from '../apps/identity/src/extensions/memberships/membership.service';
 import { OrganizationService } from '../apps/identity/src/extensions/organizations/organization.service';
 import { ProjectService } from '../apps/identity/src/extensions/projects/project.service';
@@ -78,6 +80,23 @@ describe.each(DATABASE_KINDS)('authority changes revoke sessions at once (%s)', 
     expect(await projectsStatus(tokens)).toBe(401);
     expect(await refreshStatus(tokens)).toBe(401);
     expect(await projectsStatus(owner)).toBe(200);
+  });
+
+  it("a revoked session's change streams end at once, not at their next heartbeat", async () => {
+    await running.app.listen(0, '127.0.0.1');
+    const base = `http://127.0.0.1:${(running.app.getHttpServer().address() as AddressInfo).port}`;
+    const owner = await login(await person('owner'));
+    const member = await person('member');
+    const tokens = await login(member);
+    const feed = await SseClient.open(`${base}/projects/changes`, bearer(tokens.accessToken));
+    try {
+      expect(feed.status).toBe(200);
+      await http().patch(`/memberships/${member.membership}`).set(bearer(owner.accessToken)).send({ role: 'owner' }).expect(200);
+      // The heartbeat is 15 s: the stream must end well before it.
+      await feed.until((f) => f.ended, 2_000, 'the end of the revoked stream');
+    } finally {
+      await feed.close();
+    }
   });
 
   it('a demoted administrator cannot reset a password with the token from before (401), nor after logging in again (403)', async () => {

@@ -295,6 +295,35 @@ describe('semantic checks', () => {
     expect(model.ok && model.model.api.bulkWriteLimit).toBe(1000);
   });
 
+  it('checks realtime: a boolean, a list route to follow, no identity entity; api.realtime bounds', () => {
+    const fields = [{ name: 'x', type: 'text' }];
+    expect(
+      problems({
+        version: 2,
+        auth: { userEntity: 'User' },
+        api: { realtime: { retention: 10, maxStreamsPerCredential: 0, heartbeat: 301 } },
+        entities: [
+          { name: 'User', fields: [{ name: 'email', type: 'text', unique: true, is_email: true }, { name: 'passwordHash', type: 'text', is_password: true }], realtime: true },
+          { name: 'Hidden', fields, http: false, realtime: true },
+          { name: 'NoList', fields, routes: { find: false }, realtime: true },
+          { name: 'Tag', fields, realtime: 'yes' },
+          { name: 'Note', fields, realtime: true },
+        ],
+      }),
+    ).toEqual([
+      { path: 'entities[3].realtime', message: 'must be a boolean (got "yes")' },
+      { path: 'api.realtime.retention', message: 'must be >= 60 (got 10)' },
+      { path: 'api.realtime.maxStreamsPerCredential', message: 'must be >= 1 (got 0)' },
+      { path: 'api.realtime.heartbeat', message: 'must be <= 300 (got 301)' },
+      { path: 'entities[0].realtime', message: '"User" is an identity entity of "auth": it has no change feed; remove "realtime"' },
+      { path: 'entities[1].realtime', message: '"Hidden" serves no list (GET /<entities>): a change feed follows a list; turn the find route on or remove "realtime"' },
+      { path: 'entities[2].realtime', message: '"NoList" serves no list (GET /<entities>): a change feed follows a list; turn the find route on or remove "realtime"' },
+    ]);
+    const model = parseSvcrc(JSON.stringify({ version: 2, entities: [{ name: 'Note', fields, realtime: true }, { name: 'Tag', fields }] }));
+    expect(model.ok && model.model.entities.map((entity) => entity.realtime)).toEqual([true, false]);
+    expect(model.ok && model.model.api.realtime).toEqual({ retention: 3600, maxStreamsPerCredential: 5, heartbeat: 15 });
+  });
+
   it('names the key to set when two derived relation names collide', () => {
     expect(
       problems({

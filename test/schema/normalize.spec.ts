@@ -251,6 +251,7 @@ describe('normalizing the full fixture', () => {
       docs: true,
       requireIfMatch: false,
       bulkWriteLimit: 1000,
+      realtime: { retention: 3600, maxStreamsPerCredential: 5, heartbeat: 15 },
       // A quarter of database.pool.max (10), rounded down; half of it per organization.
       concurrency: { perCredential: 2, perOrganization: 5, maxWaitMs: 1000 },
     });
