@@ -24,6 +24,7 @@ export const SVCRC_DOCS_SECTIONS: readonly SvcrcDocsSection[] = [
   { path: 'api.cors', title: '`api.cors`', anchor: 'apicors' },
   { path: 'api.pagination', title: '`api.pagination`', anchor: 'apipagination' },
   { path: 'api.concurrency', title: '`api.concurrency`', anchor: 'apiconcurrency' },
+  { path: 'api.realtime', title: '`api.realtime`', anchor: 'apirealtime' },
   { path: 'api.rateLimit', title: '`api.rateLimit`', anchor: 'apiratelimit' },
   { path: 'database', title: '`database`', anchor: 'database' },
   { path: 'database.pool', title: '`database.pool`', anchor: 'databasepool' },

@@ -497,7 +497,7 @@ export interface SvcrcV2Api {
      */
     readonly retention?: number;
     /**
-     * Open change streams one credential (an API key or a user's session; the client IP when anonymous) may hold on one instance; one more answers 429. Default 5.
+     * Open change streams one credential (an API key, or a user in one organization; the client IP when anonymous) may hold on one instance; one more answers 429. Default 5.
      */
     readonly maxStreamsPerCredential?: number;
     /**
@@ -1052,7 +1052,7 @@ export interface RawApi {
      */
     readonly retention?: number;
     /**
-     * Open change streams one credential (an API key or a user's session; the client IP when anonymous) may hold on one instance; one more answers 429. Default 5.
+     * Open change streams one credential (an API key, or a user in one organization; the client IP when anonymous) may hold on one instance; one more answers 429. Default 5.
      */
     readonly maxStreamsPerCredential?: number;
     /**
