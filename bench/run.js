@@ -10,8 +10,9 @@
 //   --rule-index            the permissions phase adds an index on tasks ("organizationId", visibility, "assigneeId"),
 //                           the columns of the member's rule -> <out>-permissions-rule-index.*
 //   --skip-extras           no generator timing, no cold start              --out=name   results file name
-//   --dataset=100k|permissions|1m|all   which data sets (default all): the 100k comparison of four servers, the
+//   --dataset=100k|permissions|realtime|1m|all   which data sets (default all): the 100k comparison of four servers, the
 //                           permissions lists (a two-role permission block vs no permissions, one app) -> <out>-permissions.*,
+//                           the change feeds (1,000 streams under 50 writes/s vs no stream; two instances over NATS) -> <out>-realtime.*,
 //                           then the 1M-row groups (deep page, count modes, search, to-many join; ours and floor) -> <out>-1m.*
 'use strict';
 const fs = require('node:fs');
@@ -32,6 +33,7 @@ const { writeThroughputChart } = require('./lib/chart');
 const { run1m } = require('./lib/run-1m');
 const { groups1m } = require('./lib/scenarios-1m');
 const { runPermissions, LISTS: PERMISSION_LISTS } = require('./lib/permissions');
+const { runRealtime } = require('./lib/realtime');
 
 const GROUPS_1M = groups1m({}).map((group) => group.name);
 const PERMISSION_GROUPS = PERMISSION_LISTS.map((list) => list.name);
@@ -49,7 +51,7 @@ function parseArgs(argv) {
     else if (key === 'skip-extras') options.skipExtras = true;
     else if (key === 'out') options.out = value;
     else if (key === 'floor-total' && ['window', 'subquery'].includes(value)) options.floorTotal = value;
-    else if (key === 'dataset' && ['100k', 'permissions', '1m', 'all'].includes(value)) options.dataset = value;
+    else if (key === 'dataset' && ['100k', 'permissions', 'realtime', '1m', 'all'].includes(value)) options.dataset = value;
     else throw new Error(`unknown option ${arg} (see the top of bench/run.js)`);
   }
   for (const name of options.scenarios ?? []) {
@@ -165,6 +167,7 @@ async function main() {
   const withPermissions =
     ['permissions', 'all'].includes(options.dataset) && !options.profile && (!options.scenarios || options.scenarios.some((name) => PERMISSION_GROUPS.includes(name)));
   const with1m = ['1m', 'all'].includes(options.dataset) && !options.profile && (groupNames === null || groupNames.length > 0);
+  const withRealtime = ['realtime', 'all'].includes(options.dataset) && !options.profile && !options.scenarios && !options.servers;
 
   await build({ log: (m) => log(m), patches: options.patches });
   if (with100k) await run100k(options, { started, partial, outName, load, scenarios });
@@ -180,6 +183,15 @@ async function main() {
       },
       log,
       ruleIndex: options.ruleIndex,
+    });
+    if (run.failed.length) process.exitCode = 1;
+  }
+  if (withRealtime) {
+    const run = await runRealtime({
+      quick: options.quick,
+      outName: options.out ?? (partial ? 'partial' : 'latest'),
+      context: { args: process.argv.slice(2), machine: machine() },
+      log,
     });
     if (run.failed.length) process.exitCode = 1;
   }

@@ -3,6 +3,7 @@ import { BadRequestException } from '@nestjs/common';
 import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
 import type { ParsedQuery, ValidatedQuery } from '../query/query.types';
+import type { ServiceModel } from '../schema/model';
 import { CREDENTIAL_RECHECK } from '../svc.constants';
 import { callerKey, type LimitedRequest } from '../throttling/caller-key';
 
@@ -24,22 +25,58 @@ export function assertToOneJoins(query: ValidatedQuery): void {
   }
 }
 
+/** The columns of `query` (its `fields`, or every visible one) of a written record, as a read answers them; null when one is missing. */
+export function recordAsRead(record: Readonly<Record<string, unknown>>, query: ValidatedQuery): Record<string, unknown> | null {
+  const answer: Record<string, unknown> = {};
+  for (const column of query.columns) {
+    if (!(column.name in record)) return null;
+    answer[column.name] = record[column.name];
+  }
+  return answer;
+}
+
 /** Claims that change with every token of one login, not the authority it stands for. */
 const VOLATILE_CLAIMS = new Set(['iat', 'exp', 'nbf', 'jti', 'sid']);
 
 /**
- * Streams with equal keys see the same records: the view's query, and the caller's authority (user, organization,
- * roles and every claim a rule could read, `$auth.claims.*`), and whether the route skips the scope.
+ * Streams with equal keys see the same records: the view's query, the caller's authority as the rules can see
+ * it, and whether the route skips the scope. The authority is the organization, roles and credential kind, the
+ * scope values, and what a `permissions` rule of the caller's roles names (`$auth.userId`, `$auth.claims.<name>`,
+ * on any entity: joins read others); with the service's hooks overridden, every claim. So the managers of one
+ * organization watching one list share one group, and members whose rule names their user id do not.
  */
-export function viewKey(query: ParsedQuery, request: Pick<CrudRequest, 'auth' | 'skipScope' | 'skipPermissions'>): string {
+export function viewKey(
+  query: ParsedQuery,
+  request: Pick<CrudRequest, 'auth' | 'skipScope' | 'skipPermissions'>,
+  model: ServiceModel,
+  hooked: boolean,
+): string {
   const auth = request.auth;
-  const authority =
-    auth === null
-      ? null
-      : Object.entries({ ...auth, roles: [...auth.roles].sort() })
-          .filter(([claim]) => !VOLATILE_CLAIMS.has(claim))
-          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  let authority: [string, unknown][] | null = null;
+  if (auth !== null) {
+    const named = hooked ? null : claimsTheRulesRead(model, auth.roles);
+    authority = Object.entries({ ...auth, roles: [...auth.roles].sort() })
+      .filter(([claim]) => !VOLATILE_CLAIMS.has(claim) && (named === null || named.has(claim)))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
   return JSON.stringify([query, authority, request.skipScope, request.skipPermissions === true]);
+}
+
+/** The keys of the auth context that scope and `permissions` of `roles` (and `*`) can read. */
+function claimsTheRulesRead(model: ServiceModel, roles: readonly string[]): Set<string> {
+  const field = model.auth?.organizationField ?? 'organizationId';
+  const read = new Set(['roles', 'via', 'organizationId', 'workspaceId', field]);
+  const granted = new Set([...roles, '*']);
+  for (const entity of model.entities) {
+    for (const path of entity.scope?.paths ?? []) read.add(path.contextKey);
+    for (const [role, rule] of Object.entries(entity.permissions ?? {})) {
+      if (!granted.has(role)) continue;
+      const text = JSON.stringify(rule);
+      if (text.includes('$auth.userId')) read.add('userId');
+      for (const match of text.matchAll(/\$auth\.claims\.([A-Za-z0-9_]+)/g)) read.add(match[1]);
+    }
+  }
+  return read;
 }
 
 /** `Last-Event-ID` (EventSource sends it on reconnect), else `?lastEventId=` for a client resuming on its first connection. */

@@ -33,7 +33,7 @@ import type { SqlExecutor } from '../sql/sql-executor';
 import { AuthorityChanges } from './authority-changes';
 import type { FilterChange, FilterMatch } from '../sql/filter-write.statement';
 import type { SqlContext } from '../sql/sql-context';
-import { assertToOneJoins, credentialRecheck, lastEventId, streamCredential, viewKey, viewQuery } from './change-stream-request';
+import { assertToOneJoins, credentialRecheck, lastEventId, recordAsRead, streamCredential, viewKey, viewQuery } from './change-stream-request';
 import {
   assertConflictValues,
   assertFiltered,
@@ -175,9 +175,12 @@ export class CrudService<T extends ObjectLiteral> {
     const before = this.runtime.views.view(this.entity.name, parsed, request.auth);
     // The matcher does not see the hooks: with them overridden, whether a row was in the view is not known.
     const hooked = this.conditions !== CrudService.prototype.conditions || this.rawSqlConditions !== CrudService.prototype.rawSqlConditions;
+    // A record in the view answers for itself when nothing but its own columns makes the answer: no join, no field rule.
+    const rules = this.permissions.callerRules(this.entity, request, 'read');
+    const selfAnswering = !hooked && query.joins.length === 0 && (rules === null || rules.every((rule) => rule.fields === null));
     await feed.open({
       entity: this.entity,
-      viewKey: viewKey(parsed, request),
+      viewKey: viewKey(parsed, request, this.runtime.model, hooked),
       userId: request.auth?.userId ?? null,
       credential: streamCredential(httpRequest),
       stillAllowed: credentialRecheck(httpRequest, request.auth),
@@ -189,6 +192,7 @@ export class CrudService<T extends ObjectLiteral> {
           if (typeof id === 'number' && id > INT4_MAX) return null;
           return this.runtime.reader.one(query, [this.idCondition(id), ...conditions], related, cells, false);
         },
+        present: (record) => (selfAnswering ? recordAsRead(record, query) : null),
       },
     });
   }

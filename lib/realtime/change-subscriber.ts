@@ -106,7 +106,7 @@ export class ChangeSubscriber {
     this.draining = true;
     try {
       while (this.pending.length > 0 && !this.closed) {
-        const message = await judgeChange(this.view, this.pending.shift()!);
+        const message = await judgeChange(this.view, this.pending.shift()!, false);
         if (message !== null && !this.closed) this.stream.send(message);
       }
     } catch {

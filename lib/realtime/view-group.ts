@@ -54,7 +54,7 @@ export class ViewGroup {
         const { n, event } = this.pending.shift()!;
         let message;
         try {
-          message = await judgeChange(this.view, event);
+          message = await judgeChange(this.view, event, true);
         } catch {
           for (const member of [...this.members.keys()]) member.reset('error');
           continue;

@@ -111,6 +111,16 @@ describe.each(DATABASE_KINDS)('GET /<entities>/changes (%s)', (kind) => {
     expect(feed.events.map((event) => (event.data as Row).id)).not.toContain(outside.id);
   });
 
+  it('an upsert built from the written record equals GET /:id to the value (decimals, instants, nulls)', async () => {
+    const feed = await open('/tasks/changes', manager());
+    const created = await createTask({ title: 'typed', estimate: '12.50', dueAt: '2026-03-04T05:06:07.123Z', code: null, priority: 7 });
+    await patchTask(created.id, { estimate: '0.01' });
+    await feed.until((f) => f.events.length === 2);
+    const byId = await httpClient(running.app)().get(`/tasks/${String(created.id)}`).set(manager()).expect(200);
+    expect(feed.events[1]).toEqual({ id: expect.any(String), event: 'upsert', data: byId.body });
+    expect(feed.events[0].data).toEqual({ ...byId.body, estimate: '12.50' });
+  });
+
   it('applies the subscriber’s read rules and field rules to every event', async () => {
     const feed = await open('/tasks/changes', member());
     const privateTask = await createTask({ title: 'private', visibility: 'private', assigneeId: world.users.ann });
@@ -128,6 +138,22 @@ describe.each(DATABASE_KINDS)('GET /<entities>/changes (%s)', (kind) => {
     await patchTask(privateTask.id, { visibility: 'team' });
     await feed.until((f) => f.events.length === 3);
     expect(feed.events[2]).toMatchObject({ event: 'upsert', data: { id: privateTask.id, visibility: 'team' } });
+  });
+
+  it('streams of the same view share reads only where the rules cannot tell their callers apart', async () => {
+    // Both members: the rule names $auth.userId, so each has its own answer. Both managers: one group, both served.
+    const annMember = await open('/tasks/changes', world.header(world.users.ann, world.orgA, ['member']));
+    const benMember = await open('/tasks/changes', member());
+    const annManager = await open('/tasks/changes', manager());
+    const benManager = await open('/tasks/changes', world.header(world.users.ben, world.orgA, ['manager']));
+    const mine = await createTask({ title: 'ann only', visibility: 'private', assigneeId: world.users.ann });
+    const sentinel = await createTask({ title: 'everyone' });
+    for (const feed of [annMember, benMember, annManager, benManager]) await feed.until((f) => f.events.some((e) => (e.data as Row).id === sentinel.id));
+    const ids = (feed: SseClient) => feed.events.map((event) => (event.data as Row).id);
+    expect(ids(annMember)).toEqual([mine.id, sentinel.id]);
+    expect(ids(benMember)).toEqual([sentinel.id]);
+    expect(ids(annManager)).toEqual([mine.id, sentinel.id]);
+    expect(ids(benManager)).toEqual([mine.id, sentinel.id]);
   });
 
   it('sends remove for a delete and for a soft delete', async () => {
