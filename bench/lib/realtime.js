@@ -22,7 +22,7 @@ const { startProcess, sleep, PORT_OFFSET } = require('./servers');
 const { versions } = require('./report');
 
 const DB_NAME_REALTIME = process.env.SVC_BENCH_DB_REALTIME ?? 'svc_bench_realtime';
-const PORTS = [3306 + PORT_OFFSET, 3307 + PORT_OFFSET];
+const PORTS = [3310 + PORT_OFFSET, 3311 + PORT_OFFSET];
 const ENTRY = () => path.join(BUILD, 'apps', 'permissions', 'main.js');
 const NATS_URL = process.env.SVC_BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 

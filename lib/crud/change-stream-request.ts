@@ -4,6 +4,8 @@ import type { AuthContext } from '../interfaces/auth-context.interface';
 import type { CrudRequest } from '../interfaces/crud-request.interface';
 import type { ParsedQuery, ValidatedQuery } from '../query/query.types';
 import type { ServiceModel } from '../schema/model';
+import type { ScopeDecision } from '../scope/scope-rules';
+import type { ViewPartition } from '../realtime/change-subscriber';
 import { CREDENTIAL_RECHECK } from '../svc.constants';
 import { callerKey, type LimitedRequest } from '../throttling/caller-key';
 
@@ -33,6 +35,13 @@ export function recordAsRead(record: Readonly<Record<string, unknown>>, query: V
     answer[column.name] = record[column.name];
   }
   return answer;
+}
+
+/** The tenant a view is confined to: a scope enforced on one field of the entity itself; null otherwise. */
+export function viewPartition(scope: ScopeDecision): ViewPartition | null {
+  if (scope.kind !== 'enforced' || scope.values.length !== 1) return null;
+  const [{ path, value }] = scope.values;
+  return path.relations.length === 0 && value !== null ? { field: path.field, value: String(value) } : null;
 }
 
 /** Claims that change with every token of one login, not the authority it stands for. */

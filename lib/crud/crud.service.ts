@@ -27,13 +27,13 @@ import { fieldRootConditions } from './field-root-conditions';
 import { TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from '../query/total-count-header';
 import { NEXT_CURSOR_HEADER } from '../query/next-cursor-header';
 import { continueAfterCursor, cursorBinding, nextCursor } from './list-cursor';
-import { contextValue } from '../scope/scope-rules';
+import { contextValue, decideScope } from '../scope/scope-rules';
 import { RecordPreconditions } from './record-preconditions';
 import type { SqlExecutor } from '../sql/sql-executor';
 import { AuthorityChanges } from './authority-changes';
 import type { FilterChange, FilterMatch } from '../sql/filter-write.statement';
 import type { SqlContext } from '../sql/sql-context';
-import { assertToOneJoins, credentialRecheck, lastEventId, recordAsRead, streamCredential, viewKey, viewQuery } from './change-stream-request';
+import { assertToOneJoins, credentialRecheck, lastEventId, recordAsRead, streamCredential, viewKey, viewPartition, viewQuery } from './change-stream-request';
 import {
   assertConflictValues,
   assertFiltered,
@@ -181,6 +181,7 @@ export class CrudService<T extends ObjectLiteral> {
     await feed.open({
       entity: this.entity,
       viewKey: viewKey(parsed, request, this.runtime.model, hooked),
+      partition: viewPartition(decideScope(this.entity, request, 'find', this.runtime.entities)),
       userId: request.auth?.userId ?? null,
       credential: streamCredential(httpRequest),
       stillAllowed: credentialRecheck(httpRequest, request.auth),

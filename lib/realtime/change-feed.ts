@@ -20,10 +20,13 @@ import { SqlExecutor } from '../sql/sql-executor';
 import { deleteExpiredOutboxEvents, outboxEventPosition, outboxEventsAfter } from '../sql/statements/outbox';
 import { SVC_MODEL } from '../svc.constants';
 import { MODULE_OPTIONS_TOKEN } from '../svc.module-definition';
-import { ChangeSubscriber } from './change-subscriber';
+import { ChangeSubscriber, type ViewPartition } from './change-subscriber';
 import type { ChangeView } from './judge-change';
 import { ViewGroup } from './view-group';
 import { type HttpResponse, SseStream } from './sse-stream';
+
+/** The partition of views not confined to one tenant. */
+const UNPARTITIONED = '*';
 
 /** Most events a resume replays; a client that missed more gets `reset` (refetch the list). */
 export const MAX_REPLAY = 10_000;
@@ -45,6 +48,8 @@ export interface ChangeStreamRequest {
   readonly view: ChangeView;
   /** Streams with equal keys see the same records (same entity, query and authority): they share one group. */
   readonly viewKey: string;
+  /** The tenant the view is confined to (a scope on the entity's own field), or null (bypass, scope through a relation, none). */
+  readonly partition: ViewPartition | null;
   /** The user the credential stands for, whose streams a revocation of their sessions ends; null for an API key. */
   readonly userId: string | null;
   /** Whether the credential is still accepted for the same authority (checked at every heartbeat). */
@@ -76,8 +81,10 @@ export class SvcChangeFeed implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly subscribers = new Set<ChangeSubscriber>();
   /** Streams still judging events alone (a resume), per entity. */
   private readonly alone = new Map<string, Set<ChangeSubscriber>>();
-  /** View groups per entity, by view key. */
-  private readonly groups = new Map<string, Map<string, ViewGroup>>();
+  /** View groups per entity, by partition value (`*` for unpartitioned views), by view key. */
+  private readonly groups = new Map<string, Map<string, Map<string, ViewGroup>>>();
+  /** Per entity, the field its partitioned views are confined by. */
+  private readonly partitionFields = new Map<string, string>();
   /** Events dispatched so far: the order a group and a joining stream agree on. */
   private dispatched = 0;
   private readonly openPerCredential = new Map<string, number>();
@@ -133,6 +140,7 @@ export class SvcChangeFeed implements OnApplicationBootstrap, OnModuleDestroy {
     const subscriber = new ChangeSubscriber(
       request.entity.name,
       request.viewKey,
+      request.partition,
       request.view,
       request.userId,
       request.stillAllowed,
@@ -178,8 +186,12 @@ export class SvcChangeFeed implements OnApplicationBootstrap, OnModuleDestroy {
   private join(subscriber: ChangeSubscriber): void {
     if (!this.subscribers.has(subscriber)) return;
     this.alone.get(subscriber.entity)?.delete(subscriber);
-    let groups = this.groups.get(subscriber.entity);
-    if (groups === undefined) this.groups.set(subscriber.entity, (groups = new Map()));
+    if (subscriber.partition !== null) this.partitionFields.set(subscriber.entity, subscriber.partition.field);
+    let partitions = this.groups.get(subscriber.entity);
+    if (partitions === undefined) this.groups.set(subscriber.entity, (partitions = new Map()));
+    const partition = subscriber.partition?.value ?? UNPARTITIONED;
+    let groups = partitions.get(partition);
+    if (groups === undefined) partitions.set(partition, (groups = new Map()));
     let group = groups.get(subscriber.viewKey);
     if (group === undefined) groups.set(subscriber.viewKey, (group = new ViewGroup(subscriber.view, MAX_PENDING_EVENTS)));
     group.join(subscriber, this.dispatched);
@@ -188,11 +200,14 @@ export class SvcChangeFeed implements OnApplicationBootstrap, OnModuleDestroy {
   private remove(subscriber: ChangeSubscriber, credential: string): void {
     if (!this.subscribers.delete(subscriber)) return;
     this.alone.get(subscriber.entity)?.delete(subscriber);
-    const groups = this.groups.get(subscriber.entity);
+    const partitions = this.groups.get(subscriber.entity);
+    const partition = subscriber.partition?.value ?? UNPARTITIONED;
+    const groups = partitions?.get(partition);
     const group = groups?.get(subscriber.viewKey);
     if (group) {
       group.leave(subscriber);
       if (group.size === 0) groups!.delete(subscriber.viewKey);
+      if (groups!.size === 0) partitions!.delete(partition);
     }
     const left = (this.openPerCredential.get(credential) ?? 1) - 1;
     if (left > 0) this.openPerCredential.set(credential, left);
@@ -204,8 +219,24 @@ export class SvcChangeFeed implements OnApplicationBootstrap, OnModuleDestroy {
       const n = ++this.dispatched;
       const entity = event.event.entity;
       for (const subscriber of this.alone.get(entity) ?? []) subscriber.push(event);
-      for (const group of this.groups.get(entity)?.values() ?? []) group.push(n, event);
+      const partitions = this.groups.get(entity);
+      if (partitions === undefined) continue;
+      for (const partition of this.partitionsOf(entity, event)) {
+        for (const group of partitions.get(partition)?.values() ?? []) group.push(n, event);
+      }
     }
+  }
+
+  /** The partitions a change can concern: unpartitioned views, and the tenants of the row before and after it. */
+  private partitionsOf(entity: string, { event }: OutboxEvent): Set<string> {
+    const partitions = new Set([UNPARTITIONED]);
+    const field = this.partitionFields.get(entity);
+    if (field === undefined) return partitions;
+    for (const row of [event.record, event.previous]) {
+      const value = row?.[field];
+      if (value !== undefined && value !== null) partitions.add(String(value));
+    }
+    return partitions;
   }
 
   /** The events of `entity` after `lastEventId`, or `reset` when it is unknown (expired, or never was) or too much was missed. */

@@ -1,6 +1,15 @@
 import type { OutboxEvent } from '../events/outbox/event-outbox';
 import { type ChangeView, judgeChange } from './judge-change';
-import type { SseMessage, SseStream } from './sse-stream';
+import type { SseStream } from './sse-stream';
+
+/**
+ * The tenant a stream's view is confined to, when its scope is one field of the entity itself: only changes
+ * whose row holds `value` in `field` (before or after) can concern it.
+ */
+export interface ViewPartition {
+  readonly field: string;
+  readonly value: string;
+}
 
 export interface SubscriberLimits {
   /** Events waiting to be judged past which the subscriber is dropped with `reset`. */
@@ -24,6 +33,7 @@ export class ChangeSubscriber {
     readonly entity: string,
     /** Streams of one view (same query, same caller's authority) share a group: `ChangeFeedKey`. */
     readonly viewKey: string,
+    readonly partition: ViewPartition | null,
     readonly view: ChangeView,
     /** The user the stream's credential stands for; null for an API key or an anonymous caller. */
     readonly userId: string | null,
@@ -60,9 +70,9 @@ export class ChangeSubscriber {
     void this.drain();
   }
 
-  /** A message its group judged for it. */
-  deliver(message: SseMessage): void {
-    this.stream.send(message);
+  /** A message its group judged and formatted for it. */
+  deliver(text: string): void {
+    this.stream.sendFormatted(text);
   }
 
   /** The group this subscriber was moved into dropped it (its backlog grew past the bound): refetch. */

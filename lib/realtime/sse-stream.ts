@@ -13,6 +13,11 @@ export interface SseMessage {
   readonly data: unknown;
 }
 
+/** The wire form of a message: `id:`, `event:`, one `data:` line of JSON, a blank line. */
+export function formatSseMessage(message: SseMessage): string {
+  return `${message.id !== undefined ? `id: ${message.id}\n` : ''}event: ${message.event}\ndata: ${JSON.stringify(message.data)}\n\n`;
+}
+
 /**
  * A Server-Sent Events response written by hand on Node's response: the head once, then messages and
  * comments. Never buffers without bound: past {@link MAX_UNSENT_BYTES} unsent, the client gets `reset`
@@ -52,8 +57,12 @@ export class SseStream {
   }
 
   send(message: SseMessage): void {
-    const data = JSON.stringify(message.data);
-    this.write(`${message.id !== undefined ? `id: ${message.id}\n` : ''}event: ${message.event}\ndata: ${data}\n\n`);
+    this.write(formatSseMessage(message));
+  }
+
+  /** A message already formatted by `formatSseMessage()` (once for every stream of a group). */
+  sendFormatted(text: string): void {
+    this.write(text);
   }
 
   /** A comment line: ignored by EventSource, keeps proxies from closing an idle connection. */

@@ -1,6 +1,7 @@
 import type { OutboxEvent } from '../events/outbox/event-outbox';
 import type { ChangeSubscriber } from './change-subscriber';
 import { type ChangeView, judgeChange } from './judge-change';
+import { formatSseMessage } from './sse-stream';
 
 /**
  * The streams of one view (one entity, one query, one caller's authority): each event is judged once, with one
@@ -60,7 +61,8 @@ export class ViewGroup {
           continue;
         }
         if (message === null) continue;
-        for (const [member, joinedAt] of this.members) if (n > joinedAt && !member.closed) member.deliver(message);
+        const text = formatSseMessage(message);
+        for (const [member, joinedAt] of this.members) if (n > joinedAt && !member.closed) member.deliver(text);
       }
     } finally {
       this.draining = false;

@@ -29,12 +29,14 @@ const RULES: PermissionBlocks = {
   Comment: { '*': { read: true, create: true, update: true, delete: true } },
 };
 
+const FRONT = 'https://front.example';
+
 function appModule(env: Record<string, string>): DynamicModule {
   @Module({})
   class ChangesFeedAppModule {}
   const schema: SvcrcV2 = {
     ...svcSchema,
-    api: { ...svcSchema.api, realtime: { heartbeat: 1, maxStreamsPerCredential: 3 } },
+    api: { ...svcSchema.api, cors: { origin: [FRONT], credentials: true }, realtime: { heartbeat: 1, maxStreamsPerCredential: 3 } },
     entities: svcSchema.entities.map((entity) => (RULES[entity.name] ? { ...entity, permissions: RULES[entity.name] } : entity)),
   };
   return {
@@ -237,5 +239,35 @@ describe.each(DATABASE_KINDS)('GET /<entities>/changes (%s)', (kind) => {
     await feed.until((f) => f.events.length === 1);
     const [row] = (await running.app.get(DataSource).query(`SELECT "subject" FROM "svc_outbox" WHERE "event_id" = $1`, [feed.lastEventId])) as Row[];
     expect(row).toEqual({ subject: 'svc.task.created' });
+  });
+});
+
+describe.each(['express', 'fastify'] as const)('a change stream across origins (%s)', (platform) => {
+  let running: RunningApp;
+  let world: PermissionsWorld;
+
+  beforeAll(async () => {
+    running = await startApp('pglite', appModule, platform === 'express' ? 'express' : { fastify: {} });
+    world = await seedPermissionsWorld(running.app);
+    await running.app.listen(0, '127.0.0.1');
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  it('carries the CORS headers of api.cors on the stream, and events reach the other origin', async () => {
+    const base = `http://127.0.0.1:${(running.app.getHttpServer().address() as AddressInfo).port}`;
+    const manager = world.header(world.users.ann, world.orgA, ['manager']);
+    const feed = await SseClient.open(`${base}/tasks/changes`, { ...manager, Origin: FRONT });
+    try {
+      expect(feed.status).toBe(200);
+      expect(feed.headers?.get('access-control-allow-origin')).toBe(FRONT);
+      expect(feed.headers?.get('access-control-allow-credentials')).toBe('true');
+      const created = await httpClient(running.app)().post('/tasks').set(manager).send({ title: 'cross-origin' }).expect(201);
+      await feed.until((f) => f.events.length === 1);
+      expect(feed.events[0]).toMatchObject({ event: 'upsert', data: { id: created.body.id } });
+    } finally {
+      await feed.close();
+    }
   });
 });
