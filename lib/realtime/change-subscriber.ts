@@ -54,7 +54,13 @@ export class ChangeSubscriber {
   start(first: readonly OutboxEvent[] | 'reset'): void {
     if (first === 'reset') this.stream.send({ event: 'reset', data: { reason: 'retention' } });
     else this.pending.unshift(...first);
-    this.heartbeat = setInterval(() => void this.beat(), this.limits.heartbeatMs);
+    // Streams opened together (a deploy, a reconnect storm) would all check their credentials at the same instant:
+    // each starts its beat at a random point of the first period.
+    this.heartbeat = setTimeout(() => {
+      void this.beat();
+      this.heartbeat = setInterval(() => void this.beat(), this.limits.heartbeatMs);
+      this.heartbeat.unref();
+    }, Math.random() * this.limits.heartbeatMs);
     this.heartbeat.unref();
     void this.drain();
   }
@@ -101,7 +107,7 @@ export class ChangeSubscriber {
   }
 
   private stop(): void {
-    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.heartbeat) clearTimeout(this.heartbeat);
     this.heartbeat = null;
     this.pending.length = 0;
   }
