@@ -1,8 +1,12 @@
-/** `svc migrate run` with `EVENTS_URL` set applies the package's own outbox migration, beside the project's. */
+/**
+ * `svc migrate run` with `EVENTS_URL` set, or with a `realtime` entity (its change feed resumes from the outbox),
+ * applies the package's own outbox migration, beside the project's.
+ */
 import { rmSync } from 'node:fs';
 import { Client } from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/databases';
-import { assertBuilt, build, cleanEnv, initProject, svc, tempDir } from './generate.helpers';
+import { join } from 'node:path';
+import { assertBuilt, build, cleanEnv, initProject, readJson, svc, tempDir, writeJson } from './generate.helpers';
 
 jest.setTimeout(300_000);
 
@@ -22,8 +26,8 @@ describe('svc migrate and the event outbox (postgres)', () => {
     rmSync(parent, { recursive: true, force: true });
   });
 
-  const tableExists = async (): Promise<boolean> => {
-    const client = new Client({ connectionString: database.env.DATABASE_URL });
+  const tableExists = async (url = database.env.DATABASE_URL): Promise<boolean> => {
+    const client = new Client({ connectionString: url });
     await client.connect();
     try {
       const { rows } = await client.query<{ present: boolean }>(`SELECT to_regclass('svc_outbox') IS NOT NULL AS "present"`);
@@ -51,5 +55,24 @@ describe('svc migrate and the event outbox (postgres)', () => {
     const status = svc(project, ['migrate', 'status', '--check'], withEvents);
     expect(status.stdout).toContain('✔ The migrations describe the entities');
     expect(status.code).toBe(0);
+  });
+
+  it('creates svc_outbox without EVENTS_URL when an entity is realtime', async () => {
+    const fresh = await createTestDatabase('postgres');
+    try {
+      const svcrc = join(project, '.svcrc');
+      const schema = readJson(svcrc);
+      schema.entities[0].realtime = true;
+      writeJson(svcrc, schema);
+      expect(svc(project, ['generate']).code).toBe(0);
+      build(project);
+      const env = cleanEnv({ DATABASE_URL: fresh.env.DATABASE_URL });
+      const run = svc(project, ['migrate', 'run'], env);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('✔ Applied SvcOutbox1764028800000');
+      expect(await tableExists(fresh.env.DATABASE_URL)).toBe(true);
+    } finally {
+      await fresh.drop();
+    }
   });
 });
