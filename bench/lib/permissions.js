@@ -67,10 +67,14 @@ const CONTENDERS = [
   { key: 'manager', label: 'Task, manager: read true (manager token)', route: '/tasks', role: 'manager' },
 ];
 
-/** Access tokens as the spec shapes them (sub, organizationId, roles), one per user and role, minted once. */
-function mintTokens(secret) {
+/**
+ * Access tokens as the spec shapes them (sub, organizationId, roles), one per user and role, minted once. Users
+ * 1..`count`, user u in organization 1 + (u - 1) % `organizations` (the permissions data set's by default).
+ */
+function mintTokens(secret, count = users(), organizations = SEED_PERMISSIONS.organizations) {
+  const organizationOf = (user) => 1 + ((user - 1) % organizations);
   const tokens = {};
-  for (let user = 1; user <= users(); user++) {
+  for (let user = 1; user <= count; user++) {
     for (const role of ['member', 'manager']) {
       tokens[`${user}:${role}`] = jwt.sign({ sub: String(user), organizationId: String(organizationOf(user)), roles: [role] }, secret, {
         algorithm: 'HS256',
@@ -379,4 +383,4 @@ async function runPermissions({ load, outName, context, log, ruleIndex = false }
   return run;
 }
 
-module.exports = { runPermissions, LISTS, DB_NAME_PERMISSIONS, SEED_PERMISSIONS };
+module.exports = { runPermissions, mintTokens, LISTS, DB_NAME_PERMISSIONS, SEED_PERMISSIONS };

@@ -14,12 +14,12 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
-const jwt = require('jsonwebtoken');
 const { BENCH, BUILD } = require('./build');
 const { mulberry32 } = require('./data');
 const { recreateDatabase, dropDatabase, databaseUrl, withClient } = require('./seed');
 const { startProcess, sleep, PORT_OFFSET } = require('./servers');
 const { versions } = require('./report');
+const { mintTokens } = require('./permissions');
 
 const DB_NAME_REALTIME = process.env.SVC_BENCH_DB_REALTIME ?? 'svc_bench_realtime';
 const PORTS = [3310 + PORT_OFFSET, 3311 + PORT_OFFSET];
@@ -65,19 +65,6 @@ async function seedRealtime(secret) {
     );
   });
   return url;
-}
-
-function mintTokens(secret) {
-  const tokens = {};
-  for (let user = 1; user <= users(); user++) {
-    for (const role of ['member', 'manager']) {
-      tokens[`${user}:${role}`] = jwt.sign({ sub: String(user), organizationId: String(organizationOf(user)), roles: [role] }, secret, {
-        algorithm: 'HS256',
-        expiresIn: '6h',
-      });
-    }
-  }
-  return tokens;
 }
 
 /** One open stream: counts the markers it receives, with the time of each. */
@@ -223,7 +210,7 @@ async function runRealtime({ quick, outName, context, log }) {
   const seconds = quick ? 5 : 20;
   const secret = crypto.randomBytes(48).toString('base64');
   const url = await seedRealtime(secret);
-  const tokens = mintTokens(secret);
+  const tokens = mintTokens(secret, users(), SEED.organizations);
   const failed = [];
   const start = (port, extra = {}) =>
     startProcess({ entry: ENTRY(), port, env: appEnv(url, secret, extra), readyPath: '/health', logFile: path.join(BUILD, `server-realtime-${port}.log`) });
