@@ -155,7 +155,8 @@ export class SvcChangeFeed implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       first = request.lastEventId === null ? [] : await this.replay(request.entity, request.lastEventId);
     } catch (error) {
-      stream.close();
+      // The head is not written yet: the error filter answers this request.
+      stream.abandon();
       throw error;
     }
     stream.open(RECONNECT_MS);

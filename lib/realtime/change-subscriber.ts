@@ -52,6 +52,7 @@ export class ChangeSubscriber {
 
   /** Starts the heartbeat; `first` are events to judge before any later one (a resume), or `reset` when they are gone. */
   start(first: readonly OutboxEvent[] | 'reset'): void {
+    if (this.closed) return;
     if (first === 'reset') this.stream.send({ event: 'reset', data: { reason: 'retention' } });
     else this.pending.unshift(...first);
     // Streams opened together (a deploy, a reconnect storm) would all check their credentials at the same instant:

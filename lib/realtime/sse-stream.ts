@@ -43,6 +43,7 @@ export class SseStream {
 
   /** Writes the head: from here on the request is a stream; `retryMs` tells EventSource how soon to reconnect. */
   open(retryMs: number): void {
+    if (this.ended) return;
     for (const [name, value] of Object.entries(this.headersSet)) {
       if (value !== undefined && !this.response.hasHeader(name)) this.response.setHeader(name, value as string);
     }
@@ -80,6 +81,11 @@ export class SseStream {
   close(): void {
     if (this.ended) return;
     this.response.end();
+    this.finish();
+  }
+
+  /** Gives the response back untouched (nothing was written): the request failed before the stream opened. */
+  abandon(): void {
     this.finish();
   }
 
