@@ -16,8 +16,8 @@ export interface ChildServer {
   output(): string;
 }
 
-function launch(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: ChildServer['exited'] } {
-  const child = spawn(process.execPath, ['-r', REGISTER, MAIN], {
+function launch(env: Record<string, string>, main = MAIN): { child: ChildProcess; output: () => string; exited: ChildServer['exited'] } {
+  const child = spawn(process.execPath, ['-r', REGISTER, main], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -31,9 +31,12 @@ function launch(env: Record<string, string>): { child: ChildProcess; output: () 
   return { child, output: () => text, exited };
 }
 
-/** Starts a server and waits until it listens; rejects with its output if it fails or takes longer than `timeoutMs`. */
-export async function startChildServer(env: Record<string, string>, timeoutMs = 90_000): Promise<ChildServer> {
-  const { child, output, exited } = launch(env);
+/**
+ * Starts a server and waits until it listens; rejects with its output if it fails or takes longer than `timeoutMs`.
+ * `main`: another entry printing `READY <port>` (default: the reliability app's, support/server-main.ts).
+ */
+export async function startChildServer(env: Record<string, string>, timeoutMs = 90_000, main = MAIN): Promise<ChildServer> {
+  const { child, output, exited } = launch(env, main);
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
