@@ -13,7 +13,7 @@ import { eventSubject, type OutboxEvent, SvcEventOutbox } from '../events/outbox
 import { OUTBOX_TABLE } from '../events/outbox/outbox.migration';
 import type { SvcModuleOptions } from '../interfaces/svc-module-options.interface';
 import { loadOptionalPackage } from '../scale/optional-package';
-import { readScaleConfig } from '../scale/scale-config';
+import { readScaleConfig, withoutPassword } from '../scale/scale-config';
 import { WarningThrottle } from '../scale/warning-throttle';
 import type { EntityModel, ServiceModel } from '../schema/model';
 import { SqlExecutor } from '../sql/sql-executor';
@@ -24,6 +24,11 @@ import { ChangeSubscriber, type ViewPartition } from './change-subscriber';
 import type { ChangeView } from './judge-change';
 import { ViewGroup } from './view-group';
 import { type HttpResponse, SseStream } from './sse-stream';
+
+/** How long the feed waits before it tries an unreachable NATS again. */
+const NATS_RETRY_MS = 1_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The partition of views not confined to one tenant. */
 const UNPARTITIONED = '*';
@@ -92,6 +97,8 @@ export class SvcChangeFeed implements OnApplicationBootstrap, OnModuleDestroy {
   private nats: NatsConnection | null = null;
   private cleanupTimer: NodeJS.Timeout | null = null;
   private stopOutbox: (() => void) | null = null;
+  private stopped = false;
+  private listening: Promise<void> | null = null;
 
   constructor(
     @Inject(MODULE_OPTIONS_TOKEN) options: SvcModuleOptions,
@@ -111,15 +118,18 @@ export class SvcChangeFeed implements OnApplicationBootstrap, OnModuleDestroy {
       this.cleanupTimer = setInterval(() => void this.cleanup(), FEED_CLEANUP_INTERVAL_MS);
       this.cleanupTimer.unref();
     } else {
-      await this.listen();
+      // In the background: the app starts (and serves everything else) while NATS is away, as the relay does.
+      this.listening = this.listen();
     }
   }
 
   /** Ends every stream: an open stream would hold the HTTP server's close. */
   async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
     this.stopOutbox?.();
     if (this.cleanupTimer) clearInterval(this.cleanupTimer);
-    for (const subscriber of [...this.subscribers]) subscriber.close();
+    this.closeAll();
+    await this.listening;
     await this.nats?.drain().catch(() => undefined);
   }
 
@@ -254,13 +264,29 @@ export class SvcChangeFeed implements OnApplicationBootstrap, OnModuleDestroy {
     return rows.map((row) => ({ eventId: row.event_id, subject: '', event: asEvent(row.payload) }));
   }
 
-  /** With `EVENTS_URL`: every instance's events, as the relay publishes them to NATS (core subscription on the stream's subjects). */
+  /**
+   * With `EVENTS_URL`: every instance's events, as the relay publishes them to NATS (core subscriptions on the
+   * stream's subjects). Connects until it succeeds, warning meanwhile. Core NATS keeps nothing for a subscriber
+   * that was away: whenever the connection is lost or comes back, every stream is closed, and its client (EventSource
+   * reconnects on its own) resumes from `svc_outbox` with `Last-Event-ID`.
+   */
   private async listen(): Promise<void> {
     const nats = loadOptionalPackage<typeof import('nats')>('nats', 'EVENTS_URL', '2');
-    this.nats = await nats.connect({ servers: this.eventsUrl!, maxReconnectAttempts: -1, reconnectTimeWait: 500, timeout: 2_000 });
-    const subjects = [...this.realtime.values()].map((entity) => `svc.${entity.propertyName}.*`);
-    for (const subject of subjects) {
-      this.nats.subscribe(subject, {
+    while (!this.stopped && this.nats === null) {
+      try {
+        this.nats = await nats.connect({ servers: this.eventsUrl!, maxReconnectAttempts: -1, reconnectTimeWait: 500, timeout: 2_000 });
+      } catch (error) {
+        this.warnings.warn(this.logger, `Change feeds wait for NATS at ${withoutPassword(this.eventsUrl!)}: ${(error as Error).message}`);
+        await sleep(NATS_RETRY_MS);
+      }
+    }
+    if (this.nats === null) return;
+    if (this.stopped) {
+      await this.nats.close();
+      return;
+    }
+    for (const entity of this.realtime.values()) {
+      this.nats.subscribe(`svc.${entity.propertyName}.*`, {
         callback: (error, message) => {
           if (error) return this.warnings.warn(this.logger, `Change feed subscription failed: ${error.message}`);
           try {
@@ -272,6 +298,19 @@ export class SvcChangeFeed implements OnApplicationBootstrap, OnModuleDestroy {
         },
       });
     }
+    // Streams opened while NATS was away may have missed events: they resume.
+    this.closeAll();
+    void this.watch(this.nats);
+  }
+
+  private async watch(connection: NatsConnection): Promise<void> {
+    for await (const status of connection.status()) {
+      if (status.type === 'disconnect' || status.type === 'reconnect') this.closeAll();
+    }
+  }
+
+  private closeAll(): void {
+    for (const subscriber of [...this.subscribers]) subscriber.close();
   }
 
   private async cleanup(): Promise<void> {
