@@ -9,6 +9,7 @@ import jwt from 'jsonwebtoken';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { SvcChangeFeed } from '../../lib/realtime/change-feed';
+import { deleteExpiredOutboxEvents } from '../../lib/sql/statements/outbox';
 import { type PermissionsWorld, seedPermissionsWorld } from '../apps/permissions/fixtures';
 import { PERMISSIONS_JWT_SECRET, type PermissionBlocks } from '../apps/permissions/src/app.module';
 import { AutogenModule } from '../apps/permissions/src/autogen/autogen.module';
@@ -195,6 +196,22 @@ describe.each(DATABASE_KINDS)('GET /<entities>/changes (%s)', (kind) => {
     const expired = await open('/tasks/changes', { ...manager(), 'Last-Event-ID': '00000000-0000-4000-8000-000000000000' });
     await expired.until((f) => f.events.length === 1);
     expect(expired.events[0]).toEqual({ id: null, event: 'reset', data: { reason: 'retention' } });
+  });
+
+  it('after the retention, the cleanup deletes a change, and a client resuming after it gets reset', async () => {
+    const feed = await open('/tasks/changes', manager());
+    await createTask({ title: 'kept an hour' });
+    await feed.until((f) => f.events.length === 1);
+    const lastSeen = feed.lastEventId!;
+    await feed.close();
+    const data = running.app.get(DataSource);
+    await data.query(`UPDATE "svc_outbox" SET "created_at" = now() - interval '2 hours' WHERE "event_id" = $1`, [lastSeen]);
+    const cleanup = deleteExpiredOutboxEvents('"svc_outbox"', 3600 * 1000);
+    await data.query(cleanup.text, cleanup.values as unknown[]);
+    expect(await data.query(`SELECT 1 FROM "svc_outbox" WHERE "event_id" = $1`, [lastSeen])).toEqual([]);
+    const resumed = await open('/tasks/changes', { ...manager(), 'Last-Event-ID': lastSeen });
+    await resumed.until((f) => f.events.length === 1);
+    expect(resumed.events[0]).toEqual({ id: null, event: 'reset', data: { reason: 'retention' } });
   });
 
   it('refuses what the list refuses, and caps the streams of one credential (429)', async () => {

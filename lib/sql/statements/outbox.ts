@@ -47,12 +47,7 @@ export function markOutboxPublished(table: string, seqs: readonly unknown[]): St
 
 /** Deletes up to 10,000 events published longer than `retentionMs` ago. */
 export function deletePublishedOutboxEvents(table: string, retentionMs: number): Statement {
-  return {
-    text:
-      `DELETE FROM ${table} WHERE "seq" IN (SELECT "seq" FROM ${table} ` +
-      `WHERE "published_at" < now() - ($1 * interval '1 millisecond') LIMIT 10000)`,
-    values: [retentionMs],
-  };
+  return deleteOutboxEventsBefore(table, '"published_at"', retentionMs);
 }
 
 /** Where an event sits in the outbox (`seq`, and when its transaction began), to resume after it. */
@@ -83,10 +78,15 @@ export function outboxEventsAfter(
 
 /** Deletes up to 10,000 events written longer than `retentionMs` ago, published or not (no relay runs to publish them). */
 export function deleteExpiredOutboxEvents(table: string, retentionMs: number): Statement {
+  return deleteOutboxEventsBefore(table, '"created_at"', retentionMs);
+}
+
+/** Up to 10,000 rows whose `column` (an instant, NULL never matches) is older than `retentionMs`, in one statement. */
+function deleteOutboxEventsBefore(table: string, column: '"published_at"' | '"created_at"', retentionMs: number): Statement {
   return {
     text:
       `DELETE FROM ${table} WHERE "seq" IN (SELECT "seq" FROM ${table} ` +
-      `WHERE "created_at" < now() - ($1 * interval '1 millisecond') LIMIT 10000)`,
+      `WHERE ${column} < now() - ($1 * interval '1 millisecond') LIMIT 10000)`,
     values: [retentionMs],
   };
 }
