@@ -171,7 +171,8 @@ function idType(entity: EntityModel): string {
 }
 
 function resourceType(model: ServiceModel, entity: EntityModel): string {
-  const methods = ['query', ...entity.routes.flatMap((route) => ROUTE_METHODS[route])];
+  const feed = entity.realtime && entity.routes.includes('find') ? ['changes'] : [];
+  const methods = ['query', ...entity.routes.flatMap((route) => ROUTE_METHODS[route]), ...feed];
   const name = entity.name;
   return [
     `/** The routes of ${name} (\`/${entity.route}\`). */`,

@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { SvcGuardsModule, SvcModule, type SvcrcV2 } from '@svc/nest';
+import { readFileSync } from 'node:fs';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import ts from 'typescript';
 import { type PermissionsWorld, seedPermissionsWorld } from '../apps/permissions/fixtures';
 import { PERMISSIONS_JWT_SECRET } from '../apps/permissions/src/app.module';
 import { AutogenModule } from '../apps/permissions/src/autogen/autogen.module';
@@ -149,5 +151,35 @@ describe.each(DATABASE_KINDS)('a page on another origin follows the change feed 
     await http().post('/tasks').set(manager).send({ title: 'last' }).expect(201);
     await rows(page, 2);
     expect(await titles(page)).toEqual(['renamed by ann', 'last']);
+  });
+
+  it("docs/clients.md's Refine liveProvider turns the feed into Refine live events", async () => {
+    const api = `http://127.0.0.1:${(running.app.getHttpServer().address() as AddressInfo).port}`;
+    const doc = readFileSync(join(__dirname, '../../docs/clients.md'), 'utf8');
+    const snippet = [...doc.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!).find((code) => code.includes('svcLiveProvider'));
+    expect(snippet).toBeDefined();
+    const script = ts.transpileModule(snippet!, { compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext } }).outputText;
+    await page.addScriptTag({ content: `${script.replace(/^export /gm, '')}\nwindow.svcLiveProvider = svcLiveProvider;` });
+    // The page is still logged in (the cookie of the case above).
+    await page.evaluate(`(() => {
+      window.liveEvents = [];
+      window.live = window.svcLiveProvider(${JSON.stringify(api)});
+      window.subscription = window.live.subscribe({
+        channel: 'resources/tasks',
+        types: ['*'],
+        callback: (event) => window.liveEvents.push({ channel: event.channel, type: event.type, ids: event.payload.ids }),
+      });
+    })()`);
+    await page.waitForFunction('window.subscription.readyState === 1', undefined, { timeout: 5_000 });
+    const manager = world.header(world.users.ann, world.orgA, ['manager']);
+    const http = httpClient(running.app);
+    const task = (await http().post('/tasks').set(manager).send({ title: 'live' }).expect(201)).body as { id: number };
+    await http().delete(`/tasks/${task.id}`).set(manager).expect(204);
+    await page.waitForFunction('window.liveEvents.length >= 2', undefined, { timeout: 5_000 });
+    expect(await page.evaluate('window.liveEvents')).toEqual([
+      { channel: 'resources/tasks', type: 'updated', ids: [task.id] },
+      { channel: 'resources/tasks', type: 'deleted', ids: [task.id] },
+    ]);
+    await page.evaluate('window.live.unsubscribe(window.subscription)');
   });
 });
