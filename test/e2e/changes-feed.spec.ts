@@ -214,6 +214,30 @@ describe.each(DATABASE_KINDS)('GET /<entities>/changes (%s)', (kind) => {
     expect(resumed.events[0]).toEqual({ id: null, event: 'reset', data: { reason: 'retention' } });
   });
 
+  it('drops a client that stops reading with reset, instead of buffering without bound', async () => {
+    // A raw client that reads nothing until the end: the server's unsent bytes grow with every change.
+    const { request: open } = await import('node:http');
+    const chunks: string[] = [];
+    const response = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+      const request = open(`${base}/tasks/changes`, { headers: manager() }, resolve);
+      request.on('error', reject);
+      request.end();
+    });
+    expect(response.statusCode).toBe(200);
+    response.pause();
+    const feed = running.app.get(SvcChangeFeed);
+    const task = await createTask({ title: 'big' });
+    const big = 'x'.repeat(400_000);
+    for (let i = 0; i < 20 && feed.openStreams('Task') > 0; i++) await patchTask(task.id, { title: `${i}${big}` });
+    // The server let go of the stream (no longer counted), though the client never read.
+    expect(feed.openStreams('Task')).toBe(0);
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => chunks.push(chunk));
+    response.resume();
+    await new Promise((resolve) => response.on('end', resolve));
+    expect(chunks.join('')).toMatch(/event: reset\ndata: \{"reason":"slow-consumer"\}\n\n$/);
+  });
+
   it('refuses what the list refuses, and caps the streams of one credential (429)', async () => {
     const refused = async (path: string, headers: Record<string, string>, status: number) => {
       const client = await open(path, headers);
