@@ -1,7 +1,9 @@
 /**
  * Change feeds across instances (issue #30): with `EVENTS_URL`, each instance fans out the events the outbox relay
  * publishes to NATS, so a subscriber on instance B sees writes made through instance A, each once. An instance whose
- * NATS is unreachable still starts and serves (as the relay does). PostgreSQL: two instances share one database.
+ * NATS is unreachable still starts and serves (as the relay does). PostgreSQL only: two live instances share one
+ * database, which an embedded PGlite (one process's memory or folder) cannot be. Resume on another instance than the
+ * one written through is test/reliability/changes-kill-resume.spec.ts.
  */
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
