@@ -185,13 +185,16 @@ export class SvcDataSource extends DataSource {
 export async function createDataSource(
   config: DatabaseConfig,
   entities: Function[],
-  extra: TypeOrmOptionsExtra & { initialize?: boolean } = {},
+  extra: TypeOrmOptionsExtra & { initialize?: boolean; server?: ServerFacts } = {},
 ): Promise<SvcDataSource> {
   if (config.type === 'postgres' && config.synchronize && extra.statementTimeoutMs !== undefined && extra.initialize !== false) {
     // Schema work is not the application's: synchronize (and build indexes) on connections without the
-    // statement timeout, closed afterwards, then open the application's pool with it.
-    await (await createDataSource(config, entities, { ...extra, statementTimeoutMs: undefined, parallelWorkersPerStatement: undefined })).destroy();
-    return createDataSource({ ...config, synchronize: false }, entities, extra);
+    // statement timeout, closed afterwards, then open the application's pool with it. What TypeORM asks the server
+    // when it connects (version, database, schema) is carried over, so no start-up query meets the timeout.
+    const schemaWork = await createDataSource(config, entities, { ...extra, statementTimeoutMs: undefined, parallelWorkersPerStatement: undefined });
+    const server = serverFacts(schemaWork);
+    await schemaWork.destroy();
+    return createDataSource({ ...config, synchronize: false }, entities, { ...extra, server });
   }
   const deadline = Date.now() + SERVER_STARTING_WAIT_MS;
   for (;;) {
@@ -212,11 +215,12 @@ export async function createDataSource(
 async function openDataSource(
   config: DatabaseConfig,
   entities: Function[],
-  extra: TypeOrmOptionsExtra & { initialize?: boolean },
+  extra: TypeOrmOptionsExtra & { initialize?: boolean; server?: ServerFacts },
 ): Promise<SvcDataSource> {
   const { options, dispose } = await createTypeOrmOptions(config, entities, extra);
   const dataSource = new SvcDataSource(options, dispose);
   if (extra.initialize === false) return dataSource;
+  if (extra.server) Object.assign(dataSource.driver, extra.server);
   try {
     await dataSource.initialize();
     if (config.synchronize) await synchronizeWithoutDrops(dataSource, dropPolicy(config));
@@ -227,6 +231,14 @@ async function openDataSource(
     throw error;
   }
   return dataSource;
+}
+
+/** What TypeORM's PostgreSQL driver reads from the server when it connects, unless it already knows it. */
+type ServerFacts = { readonly version?: string; readonly database?: string; readonly searchSchema?: string };
+
+function serverFacts(dataSource: SvcDataSource): ServerFacts {
+  const driver = dataSource.driver as ServerFacts;
+  return { version: driver.version, database: driver.database, searchSchema: driver.searchSchema };
 }
 
 /** PostgreSQL refuses every drop; PGlite, synchronized by default for development, only a drop that loses data. */
