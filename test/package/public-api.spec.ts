@@ -12,6 +12,7 @@ const INDEX = join(__dirname, '..', '..', 'lib', 'index.ts');
 
 /** Exported names that exist at run time: modules, classes, functions, decorators, constants. */
 const VALUES = [
+  'ApiChangeFeed',
   'ApiErrorResponses',
   'ApiFilterWriteQuery',
   'ApiFilterWriteResponse',
