@@ -1,8 +1,27 @@
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import type { PgliteDatabaseConfig } from './database-config';
+import { clusterTemplate } from './pglite-template';
+
+type Extensions = PGliteOptions['extensions'];
+
+/** In memory, from the saved fresh cluster when there is one (no initdb), saving one otherwise. */
+async function createInMemory(extensions: Extensions): Promise<PGlite> {
+  const template = clusterTemplate();
+  const saved = template?.read() ?? null;
+  if (template && saved) {
+    try {
+      return await PGlite.create({ extensions, loadDataDir: saved });
+    } catch {
+      template.discard();
+    }
+  }
+  const pglite = await PGlite.create({ extensions });
+  await template?.save(pglite);
+  return pglite;
+}
 
 /** An open PGlite database and the `pg` settings that route TypeORM's postgres driver to it. */
 export interface PgliteConnection {
@@ -27,7 +46,7 @@ export async function openPglite(config: Pick<PgliteDatabaseConfig, 'dataDir'>):
   try {
     // pg_trgm: the trigram indexes of searchable fields (CREATE EXTENSION still decides whether a database uses it).
     const extensions = { pg_trgm };
-    pglite = config.dataDir === null ? await PGlite.create({ extensions }) : await PGlite.create({ dataDir: config.dataDir, extensions });
+    pglite = config.dataDir === null ? await createInMemory(extensions) : await PGlite.create({ dataDir: config.dataDir, extensions });
   } catch (error) {
     lock?.release();
     throw error;
