@@ -23,10 +23,10 @@ const figuresDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-reliability-figure
 const jestJson = path.join(figuresDir, 'jest.json');
 
 /**
- * Suites whose assertions include a latency bound (a p99 under load): they run alone, after the others, so that
+ * Suites whose assertions include a latency bound (a p99 under load) or compare timings (auth-attacks' key lookup): they run alone, after the others, so that
  * no other suite's load is in their figures. The others run on two workers.
  */
-const TIMED = ['noisy-neighbour', 'login-flood', 'login-stall'];
+const TIMED = ['noisy-neighbour', 'login-flood', 'login-stall', 'auth-attacks'];
 
 function runJest(extra, outputFile, workers = ['--runInBand']) {
   const started = Date.now();
