@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeDatabaseConfig, readDatabaseConfig, type PgliteDatabaseConfig } from '../../lib/database/database-config';
 import { loadSvcrc } from '../../lib/schema/load-svcrc';
-import { DevServer } from '../project/dev/dev-server';
+import type * as DevServerModule from '../project/dev/dev-server';
 import { ProjectError, withDotEnv } from '../project/project-layout';
 import { defineCommand } from '../svc-command';
 
@@ -74,6 +74,7 @@ export const devCommand = defineCommand<DevOptions>({
         io.out(`Database: ${describeDatabaseConfig(database)}, schema synchronization ${database.synchronize ? 'on' : 'off'}`);
       }
       if (fromFile.length > 0) io.out(`Environment: ${fromFile.join(', ')} from .env`);
+      const { DevServer } = require('../project/dev/dev-server') as typeof DevServerModule;
       return await new DevServer({ root, env, port, watch: options.watch, io, embedded }).run();
     } catch (error) {
       if (error instanceof ProjectError || (error instanceof Error && error.name === 'DatabaseConfigError')) {

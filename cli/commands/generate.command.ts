@@ -3,9 +3,9 @@
  * with `--client <dir>`, the typed client `<dir>/svc-client.ts` instead; with `--admin <dir>`, the react-admin app.
  */
 import { SVCRC_FILE } from '../../lib/schema/load-svcrc';
-import { generateAdmin } from '../project/admin-generation';
-import { generateClient } from '../project/client-generation';
-import { validateAndGenerate } from '../project/generation';
+import type * as AdminGeneration from '../project/admin-generation';
+import type * as ClientGeneration from '../project/client-generation';
+import type * as Generation from '../project/generation';
 import { defineCommand } from '../svc-command';
 
 interface GenerateOptions {
@@ -49,6 +49,7 @@ export const generateCommand = defineCommand<GenerateOptions>({
         io.err('✖ --admin generates the admin of every entity on its own; drop --entity and --client');
         return 1;
       }
+      const { generateAdmin } = require('../project/admin-generation') as typeof AdminGeneration;
       const ok = generateAdmin({ cwd: process.cwd(), dir: options.admin, schema: options.schema, dryRun: options.dryRun, force: options.force, io });
       return ok ? 0 : 1;
     }
@@ -57,6 +58,7 @@ export const generateCommand = defineCommand<GenerateOptions>({
         io.err('✖ --client generates the client of every entity; drop --entity');
         return 1;
       }
+      const { generateClient } = require('../project/client-generation') as typeof ClientGeneration;
       const ok = generateClient({
         cwd: process.cwd(),
         dir: options.client,
@@ -67,6 +69,7 @@ export const generateCommand = defineCommand<GenerateOptions>({
       });
       return ok ? 0 : 1;
     }
+    const { validateAndGenerate } = require('../project/generation') as typeof Generation;
     const result = await validateAndGenerate({
       cwd: process.cwd(),
       schema: options.schema,

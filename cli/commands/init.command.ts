@@ -3,13 +3,13 @@
  * the project files, then the `nest-add` schematic (app module, main.ts, .svcrc, extensions/,
  * generated code), then `npm install`.
  */
-import { logging } from '@angular-devkit/core';
+import type * as DevkitCore from '@angular-devkit/core';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { loginExpired, readLogin } from '../platform/credentials-store';
 import { readOwnManifest } from '../project/own-package';
 import { npmCommand, runToCompletion } from '../project/processes';
-import { runNestAddSchematic } from '../project/run-nest-add';
+import type * as RunNestAdd from '../project/run-nest-add';
 import {
   ADAPTERS,
   type Adapter,
@@ -161,6 +161,8 @@ export const initCommand = defineCommand<InitOptions>({
       return fail(io, `cannot write in ${shown}: ${(error as Error).message}`);
     }
 
+    const { logging } = require('@angular-devkit/core') as typeof DevkitCore;
+    const { runNestAddSchematic } = require('../project/run-nest-add') as typeof RunNestAdd;
     const logger = new logging.Logger('svc-init');
     logger.subscribe((entry) => {
       if (entry.level === 'warn' || entry.level === 'error' || entry.level === 'fatal') io.err(`⚠ ${entry.message}`);

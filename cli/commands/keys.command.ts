@@ -4,12 +4,13 @@
  * environment as the app: DATABASE_URL for PostgreSQL, else PGlite in PGLITE_DATA_DIR).
  */
 import type { DataSource } from 'typeorm';
-import { type ApiKeyInfo, createApiKey, listApiKeys, revokeApiKey } from '../../lib/auth/api-keys/api-keys';
-import { SvcApiKey } from '../../lib/auth/auth.entities';
-import { SqlExecutor } from '../../lib/sql/sql-executor';
-import { tableExists } from '../../lib/sql/statements/catalog';
+import type * as ApiKeys from '../../lib/auth/api-keys/api-keys';
+import type { ApiKeyInfo } from '../../lib/auth/api-keys/api-keys';
+import type * as AuthEntities from '../../lib/auth/auth.entities';
+import type * as Executor from '../../lib/sql/sql-executor';
+import type * as Catalog from '../../lib/sql/statements/catalog';
+import type * as TypeormOptions from '../../lib/database/typeorm-options';
 import { describeDatabaseConfig, readDatabaseConfig } from '../../lib/database/database-config';
-import { createDataSource } from '../../lib/database/typeorm-options';
 import { SVCRC_FILE, loadSvcrc } from '../../lib/schema/load-svcrc';
 import { formatProblemPath } from '../../lib/schema/svcrc.errors';
 import { viaRunningDevServer } from '../project/dev-registry';
@@ -33,6 +34,9 @@ const ENVIRONMENT_HELP =
   'The table svc_api_keys is created by the application (DATABASE_SYNC=true) or by its migrations.\n';
 
 class KeysError extends Error {}
+
+/** The key store's code, loaded when a key command runs: `svc --help` and the other commands do without TypeORM. */
+const apiKeys = () => require('../../lib/auth/api-keys/api-keys') as typeof ApiKeys;
 
 /** Opens the application's database with only the key table, runs `work`, always closes it. */
 async function withKeys(
@@ -59,6 +63,10 @@ async function withKeys(
       );
     }
     // With DATABASE_SYNC on, synchronizing this one entity creates or updates svc_api_keys only.
+    const { createDataSource } = require('../../lib/database/typeorm-options') as typeof TypeormOptions;
+    const { SvcApiKey } = require('../../lib/auth/auth.entities') as typeof AuthEntities;
+    const { SqlExecutor } = require('../../lib/sql/sql-executor') as typeof Executor;
+    const { tableExists } = require('../../lib/sql/statements/catalog') as typeof Catalog;
     dataSource = await createDataSource(config, [SvcApiKey]);
     const executor = new SqlExecutor(dataSource, false);
     const [table] = await executor.records<{ present: boolean }>(tableExists(executor.table(SvcApiKey).name));
@@ -102,7 +110,7 @@ const createCommand = defineCommand<CreateOptions>({
         .split(',')
         .map((role) => role.trim())
         .filter((role) => role !== '');
-      const created = await createApiKey(dataSource, prefix, { name: options.name, roles, organizationId: options.organization ?? null });
+      const created = await apiKeys().createApiKey(dataSource, prefix, { name: options.name, roles, organizationId: options.organization ?? null });
       if (options.json) {
         io.out(JSON.stringify(created, null, 2));
       } else {
@@ -121,7 +129,7 @@ const listCommand = defineCommand<CommonOptions>({
   configure: (command) => common(command).addHelpText('after', ENVIRONMENT_HELP),
   run: ({ options, io }) =>
     withKeys(io, options, async (dataSource) => {
-      const keys = await listApiKeys(dataSource);
+      const keys = await apiKeys().listApiKeys(dataSource);
       if (options.json) io.out(JSON.stringify(keys, null, 2));
       else if (keys.length === 0) io.out('No API keys.');
       else for (const key of keys) io.out(describeKey(key));
@@ -136,7 +144,7 @@ const revokeCommand = defineCommand<CommonOptions>({
   run: ({ args, options, io }) =>
     withKeys(io, options, async (dataSource) => {
       const id = args[0]!;
-      if (await revokeApiKey(dataSource, id)) {
+      if (await apiKeys().revokeApiKey(dataSource, id)) {
         io.out(`✔ Revoked API key ${id}`);
         return 0;
       }

@@ -21,7 +21,7 @@ import {
   type ProjectDatabase,
 } from '../project/migrations';
 import { ProjectError, withDotEnv } from '../project/project-layout';
-import { plural } from '../project/generation';
+import { plural } from '../project/plural';
 import { defineCommand, type CliIo, type SvcCommand } from '../svc-command';
 
 const NEEDS_BUILD =

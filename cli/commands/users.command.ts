@@ -8,10 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
 import { describeDatabaseConfig, readDatabaseConfig } from '../../lib/database/database-config';
-import { createDataSource } from '../../lib/database/typeorm-options';
+import type * as TypeormOptions from '../../lib/database/typeorm-options';
 import { SVCRC_FILE, loadSvcrc } from '../../lib/schema/load-svcrc';
 import { formatProblemPath } from '../../lib/schema/svcrc.errors';
-import { CreateUserError, insertUser, userValues } from '../project/create-user';
+import type * as CreateUser from '../project/create-user';
 import { viaRunningDevServer } from '../project/dev-registry';
 import { withDotEnv } from '../project/project-layout';
 import { defineCommand, type SvcCommand } from '../svc-command';
@@ -35,7 +35,7 @@ function parseSets(pairs: readonly string[]): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const pair of pairs) {
     const at = pair.indexOf('=');
-    if (at <= 0) throw new CreateUserError(`--set takes field=value, got "${pair}"`);
+    if (at <= 0) throw new Error(`--set takes field=value, got "${pair}"`);
     fields[pair.slice(0, at)] = pair.slice(at + 1);
   }
   return fields;
@@ -66,6 +66,9 @@ const createCommand = defineCommand<CreateOptions>({
   run: async ({ options, io }) => {
     let dataSource: DataSource | undefined;
     try {
+      // Loaded when the command runs: `svc --help` and the other commands do without TypeORM.
+      const { CreateUserError, insertUser, userValues } = require('../project/create-user') as typeof CreateUser;
+      const { createDataSource } = require('../../lib/database/typeorm-options') as typeof TypeormOptions;
       const loaded = loadSvcrc(options.file);
       if (!loaded.ok) {
         throw new CreateUserError(

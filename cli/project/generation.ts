@@ -10,6 +10,7 @@ import type { ServiceModel } from '../../lib/schema/model';
 import { analyzeSvcrc } from './analyze-svcrc';
 import { runResourceSchematic, type SchematicChange } from '../../schematics/run-schematic';
 import type { CliIo } from '../svc-command';
+import { plural } from './plural';
 
 export interface GenerationInput {
   /** Project root. */
@@ -28,9 +29,6 @@ export interface GenerationResult {
   readonly model?: ServiceModel;
 }
 
-export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${n} ${n === 1 ? singular : pluralForm}`;
-}
 
 /** Reads and checks `.svcrc`; prints every problem (as `svc schema validate` does) when it is not usable. */
 export function validateSvcrc(cwd: string, schema: string, io: CliIo): ServiceModel | undefined {
