@@ -15,6 +15,9 @@ export type { SmokeApp, SmokeAppOptions } from './smoke-app';
 export { SmokeClient } from './smoke-client';
 /** A row and an answer, as `SmokeClient` returns them, and what signs its tokens. */
 export type { Row, SmokeResponse, SmokeTokenSigner } from './smoke-client';
+/** An open change feed of the app under test (`SmokeClient.followChanges()`), and one of its events. */
+export { SmokeChangeFeed } from './smoke-change-feed';
+export type { SmokeChange } from './smoke-change-feed';
 
 // Parts of the runtime, as Nest providers: `overrideProvider(<part>)` replaces one everywhere
 // (`docs/engineering/architecture.md`). Their methods are not a stable API: replace a part in tests, extend services instead.

@@ -85,15 +85,21 @@ async function startApp(options: SmokeAppOptions, auth: AuthModel | null): Promi
 export function smokeApp(options: SmokeAppOptions): SmokeApp {
   const auth = resolveSchema(options.schema).auth;
   let running: Promise<INestApplication> | undefined;
+  const clients = new Set<SmokeClient>();
   return {
     smokeClient: async () => {
       running ??= startApp(options, auth);
       const app = await running;
-      return new SmokeClient(await app.getUrl(), options.headers, auth === null ? undefined : tokenSigner(app, auth));
+      const client = new SmokeClient(await app.getUrl(), options.headers, auth === null ? undefined : tokenSigner(app, auth));
+      clients.add(client);
+      return client;
     },
     stopSmokeApp: async () => {
       const app = running;
       running = undefined;
+      // Open change feeds first: the server would wait for them to end.
+      for (const client of clients) client.closeFeeds();
+      clients.clear();
       if (app !== undefined) await (await app).close();
     },
   };

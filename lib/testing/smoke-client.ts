@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { SmokeChangeFeed } from './smoke-change-feed';
 
 /** A row as the API answers it. */
 export type Row = Record<string, unknown>;
@@ -18,6 +19,7 @@ let sequence = 0;
 /** A client of the app under test that checks each answer, and on apps with `auth` sends a token. */
 export class SmokeClient {
   private token: string | undefined;
+  private readonly feeds = new Set<SmokeChangeFeed>();
 
   constructor(
     /** Where the app under test listens: `http://127.0.0.1:<port>`. */
@@ -47,9 +49,8 @@ export class SmokeClient {
   }
 
   async request(method: string, path: string, body?: unknown): Promise<SmokeResponse> {
-    const headers: Record<string, string> = { accept: 'application/json', ...this.headers };
+    const headers: Record<string, string> = { accept: 'application/json', ...this.credentials() };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`;
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers,
@@ -87,6 +88,25 @@ export class SmokeClient {
 
   async expectGone(path: string, id: unknown): Promise<void> {
     expectStatus(await this.request('GET', `${path}/${String(id)}`), [404], `GET ${path}/:id after DELETE`);
+  }
+
+  /**
+   * Opens `GET <path>/changes` (an entity with `"realtime": true`) with this client's token as it is now, and
+   * keeps reading it until `closeFeeds()` (`stopSmokeApp()` calls it).
+   */
+  async followChanges(path: string): Promise<SmokeChangeFeed> {
+    const feed = await SmokeChangeFeed.open(`${this.baseUrl}${path}/changes`, this.credentials());
+    this.feeds.add(feed);
+    return feed;
+  }
+
+  closeFeeds(): void {
+    for (const feed of this.feeds) feed.close();
+    this.feeds.clear();
+  }
+
+  private credentials(): Record<string, string> {
+    return this.token === undefined ? { ...this.headers } : { ...this.headers, authorization: `Bearer ${this.token}` };
   }
 }
 

@@ -17,7 +17,8 @@ const USER_FIELDS = [
   { name: 'password', type: 'text' },
   { name: 'role', type: 'enum', values: ['owner', 'member'], default: 'member' },
 ];
-const PROJECT = { name: 'Project', fields: [{ name: 'name', type: 'text', unique: true }], scopeBy: 'organizationId' };
+/** Realtime: the smoke test also follows `GET /projects/changes` through the update and the delete. */
+const PROJECT = { name: 'Project', realtime: true, fields: [{ name: 'name', type: 'text', unique: true }], scopeBy: 'organizationId' };
 const NOTE = {
   name: 'Note',
   fields: [

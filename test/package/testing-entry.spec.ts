@@ -12,7 +12,7 @@ import { assertBuilt, cleanEnv, ROOT, tempDir, writeJson } from '../cli/generate
 import { packRepository } from '../support/pack';
 
 /** What `@svc/nest/testing` exports at run time. */
-const VALUES = ['DomainEventPublisher', 'EntityPlans', 'ReadExecutor', 'ScopeEnforcer', 'smokeApp', 'SmokeClient', 'SqlExecutor', 'WriteExecutor'];
+const VALUES = ['DomainEventPublisher', 'EntityPlans', 'ReadExecutor', 'ScopeEnforcer', 'smokeApp', 'SmokeChangeFeed', 'SmokeClient', 'SqlExecutor', 'WriteExecutor'];
 
 const sorted = (names: Iterable<string>): string[] => [...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
 

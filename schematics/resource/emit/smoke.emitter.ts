@@ -143,6 +143,9 @@ function testBody(model: ServiceModel, entity: EntityModel, setup: Extract<Smoke
   // A step the test cannot take says so in the runner's output.
   for (const reason of skippedSteps(model, entity)) body.push(statement(call('t.diagnostic', [str(reason)])));
   const update = updatedField(model, entity);
+  // A realtime entity's feed must carry the update and the delete that follow.
+  const follows = entity.realtime && has('find') && ((has('update') && update !== undefined) || has('delete'));
+  if (follows) body.push(statement(['const feed = await ', call('client.followChanges', [path])]));
   if (has('update') && update !== undefined) {
     const changed = `changes.${update.name}`;
     body.push(statement(['const changes = ', objectDoc([[update.name, update.value]])]));
@@ -152,10 +155,15 @@ function testBody(model: ServiceModel, entity: EntityModel, setup: Extract<Smoke
       body.push(statement(['const reread = await ', call('client.get', [path, 'created.id'])]));
       body.push(statement(call('assert.equal', [`reread.${update.name}`, changed])));
     }
+    if (follows) {
+      body.push(statement(['const upserted = await ', call('feed.expect', [str('upsert'), 'created.id'])]));
+      body.push(statement(call('assert.equal', [`upserted.${update.name}`, changed])));
+    }
   }
   if (has('delete')) {
     body.push(statement(['await ', call('client.remove', [path, 'created.id'])]));
     if (has('get')) body.push(statement(['await ', call('client.expectGone', [path, 'created.id'])]));
+    if (follows) body.push(statement(['await ', call('feed.expect', [str('remove'), 'created.id'])]));
   }
   return body;
 }
