@@ -16,6 +16,7 @@ import { SvcInvitationStore } from './auth/invitations/invitation.store';
 import { SvcOptionalAuthGuard } from './auth/guards/optional-auth.guard';
 import { SvcJwtAuthenticator } from './auth/tokens/jwt-authenticator';
 import { SvcRefreshTokenStore } from './auth/sessions/refresh-token.store';
+import { SvcOrganizationSwitchThrottle } from './auth/organizations/organization-switch-throttle';
 import { SvcLoginThrottle } from './auth/login-throttle/login-throttle';
 import { resolveJwtSecret } from './auth/tokens/jwt-secret';
 import { SvcTokenService } from './auth/tokens/token.service';
@@ -182,6 +183,7 @@ export const authProviders: Provider[] = [
   SvcInvitationStore,
   SvcInvitationService,
   SvcOrganizationsService,
+  SvcOrganizationSwitchThrottle,
   SvcAuthGuard,
   SvcOptionalAuthGuard,
   ScopeGuard,

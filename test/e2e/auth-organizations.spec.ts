@@ -134,6 +134,24 @@ describe.each(DATABASE_KINDS)('organizations of a user and switching between the
     await db.query('INSERT INTO memberships ("userId", "organizationId", role) VALUES ($1, $2, $3)', [adaId, globex, 'member']);
   });
 
+  it('bounds the switches of one session (20 a minute, then 429 with Retry-After) without holding up another session', async () => {
+    const { accessToken } = await pairOf(ada, acme);
+    const switchTo = (token: string, organization: number) =>
+      http().post('/api/auth/switch-organization').set(bearer(token)).send({ organizationId: String(organization) });
+    const refreshTokens = async () => Number((await db.query('SELECT count(*) AS n FROM svc_refresh_tokens'))[0].n);
+    for (let i = 0; i < 20; i++) expect((await switchTo(accessToken, i % 2 ? acme : globex)).status).toBe(200);
+    const before = await refreshTokens();
+    const refused = await switchTo(accessToken, globex);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ statusCode: 429, message: expect.stringMatching(/^Too many organization switches/), error: 'Too Many Requests' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.body).not.toHaveProperty('accessToken');
+    // Refused before anything is stored.
+    expect(await refreshTokens()).toBe(before);
+    const other = await pairOf(ada, acme);
+    expect((await switchTo(other.accessToken, globex)).status).toBe(200);
+  });
+
   it('sets the session cookie on request, and refuses a switch by a cookie sent from another site', async () => {
     const { accessToken } = await pairOf(ada, acme);
     const res = await http()

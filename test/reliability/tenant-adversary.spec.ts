@@ -423,7 +423,9 @@ describe.each(DATABASE_KINDS)('tenant adversaries on the documented auth setup (
     // 1. A switch mints a token only for a membership the caller holds, and refuses every other organization.
     if (res.switchedTo !== undefined) {
       const member = organizationsOf(before, ctx.user).includes(res.switchedTo);
-      if (res.status !== (member ? 200 : 403)) found.push(`switch to org${res.switchedTo} answered ${res.status} (member: ${member})`);
+      // A session (or a user's tokens without one) past 20 switches a minute is refused with 429 and nothing minted.
+      const throttled = res.status === 429 && res.body?.accessToken === undefined;
+      if (!throttled && res.status !== (member ? 200 : 403)) found.push(`switch to org${res.switchedTo} answered ${res.status} (member: ${member})`);
       if (res.status === 200) {
         const claims = jwt.decode(String(res.body.accessToken)) as Record<string, unknown> | null;
         if (Number(claims?.sub) !== ctx.user || Number(claims?.organizationId) !== res.switchedTo) {

@@ -1,4 +1,5 @@
 import { Body, Controller, ForbiddenException, Get, HttpCode, HttpStatus, Inject, Optional, Post, Res, UseGuards } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../../decorators/auth.decorator';
 import type { AuthContext } from '../../interfaces/auth-context.interface';
@@ -12,6 +13,7 @@ import { TokenPairDto } from '../login/auth.dto';
 import { SvcAuthService } from '../login/auth.service';
 import { SvcAuthGuard } from '../guards/auth.guard';
 import type { TokenPair } from '../tokens/token.service';
+import { OrganizationSwitchThrottledException, SvcOrganizationSwitchThrottle } from './organization-switch-throttle';
 import { OrganizationChoiceDto, SwitchOrganizationDto } from './organizations.dto';
 import { type OrganizationChoice, SvcOrganizationsService } from './organizations.service';
 
@@ -29,6 +31,8 @@ export class SvcOrganizationsController {
   constructor(
     private readonly organizations: SvcOrganizationsService,
     private readonly auth: SvcAuthService,
+    private readonly throttle: SvcOrganizationSwitchThrottle,
+    private readonly adapterHost: HttpAdapterHost,
     @Optional() @Inject(MODULE_OPTIONS_TOKEN) options?: SvcModuleOptions,
   ) {
     this.secureCookies = isProduction(options?.env ?? process.env);
@@ -48,7 +52,7 @@ export class SvcOrganizationsController {
     summary: 'A new token pair in another organization of the caller, in the same session (as a login with X-Organization-Id)',
   })
   @ApiOkResponse({ type: TokenPairDto })
-  @ApiErrorResponses(400, 401, 403)
+  @ApiErrorResponses(400, 401, 403, 429)
   async switchOrganization(
     @Auth() auth: AuthContext,
     @Body() body: SwitchOrganizationDto,
@@ -57,6 +61,14 @@ export class SvcOrganizationsController {
     // Only a user's own token moves: an API key is bound to its organization.
     if (auth.via !== 'jwt' || auth.userId === null) {
       throw new ForbiddenException('Only a user token can switch organization: an API key is bound to its own');
+    }
+    try {
+      await this.throttle.count(auth.userId, sessionOf(auth));
+    } catch (error) {
+      if (error instanceof OrganizationSwitchThrottledException) {
+        this.adapterHost.httpAdapter.setHeader(response, 'Retry-After', String(error.retryAfterSeconds));
+      }
+      throw error;
     }
     const pair = await this.auth.switchOrganization(auth.userId, sessionOf(auth), body.organizationId.trim());
     if (body.cookie === true) setSessionCookie(response, pair.accessToken, pair.expiresIn, this.secureCookies);
