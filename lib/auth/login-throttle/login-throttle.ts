@@ -1,4 +1,4 @@
-import { HttpException, HttpStatus, Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { SvcModuleOptions } from '../../interfaces/svc-module-options.interface';
@@ -10,21 +10,15 @@ import { MODULE_OPTIONS_TOKEN } from '../../svc.module-definition';
 import { SVC_THROTTLER_STORAGE, type SvcThrottlerStorage, type ThrottlerStorageRecord } from '../../throttling/svc-throttler-storage';
 import { SVC_JWT_SECRET } from '../auth.constants';
 import { InvalidCredentialsException } from '../invalid-credentials.exception';
+import { TooManyRequestsException } from '../too-many-requests.exception';
 import { DeviceCookies, deviceCookieKey, deviceCookieValue } from '../cookies/device-cookie';
 import { normalizeEmail } from '../identity/email';
 import { appendSetCookie, type CookieResponse } from '../cookies/session-cookie';
 
 /** 429 of a throttled login, in the error envelope; the interceptors set `Retry-After`. */
-export class LoginThrottledException extends HttpException {
-  constructor(readonly retryAfterSeconds: number) {
-    super(
-      {
-        statusCode: HttpStatus.TOO_MANY_REQUESTS,
-        message: `Too many failed logins. Retry after ${retryAfterSeconds} s.`,
-        error: 'Too Many Requests',
-      },
-      HttpStatus.TOO_MANY_REQUESTS,
-    );
+export class LoginThrottledException extends TooManyRequestsException {
+  constructor(retryAfterSeconds: number) {
+    super(`Too many failed logins. Retry after ${retryAfterSeconds} s.`, retryAfterSeconds);
   }
 }
 

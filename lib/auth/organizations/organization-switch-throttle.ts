@@ -1,5 +1,6 @@
-import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
+import { TooManyRequestsException } from '../too-many-requests.exception';
 import { SVC_THROTTLER_STORAGE, type SvcThrottlerStorage } from '../../throttling/svc-throttler-storage';
 
 /**
@@ -14,16 +15,9 @@ export const ORGANIZATION_SWITCH_WINDOW_SECONDS = 60;
 const SWITCH_COUNTERS = 'switch';
 
 /** 429 of a switch over the limit, in the error envelope; the controller sets `Retry-After`. */
-export class OrganizationSwitchThrottledException extends HttpException {
-  constructor(readonly retryAfterSeconds: number) {
-    super(
-      {
-        statusCode: HttpStatus.TOO_MANY_REQUESTS,
-        message: `Too many organization switches. Retry after ${retryAfterSeconds} s.`,
-        error: 'Too Many Requests',
-      },
-      HttpStatus.TOO_MANY_REQUESTS,
-    );
+export class OrganizationSwitchThrottledException extends TooManyRequestsException {
+  constructor(retryAfterSeconds: number) {
+    super(`Too many organization switches. Retry after ${retryAfterSeconds} s.`, retryAfterSeconds);
   }
 }
 
