@@ -10,6 +10,7 @@ import { QueryError } from '../query/query.error';
 import type { ServiceModel } from '../schema/model';
 import { SVC_MODEL } from '../svc.constants';
 import { type ErrorBody, errorBody, reasonPhrase } from '../exceptions/error-body';
+import { TooManyRequestsException } from '../exceptions/too-many-requests.exception';
 
 /** What body-parser attaches to the errors it raises. */
 interface BodyParserError {
@@ -60,6 +61,8 @@ export class SvcExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse();
     if (canceledStatement(exception)) {
       this.adapterHost.httpAdapter.setHeader(response, 'Retry-After', String(retryAfterCanceled(this.model?.database.statementTimeoutMs)));
+    } else if (exception instanceof TooManyRequestsException) {
+      this.adapterHost.httpAdapter.setHeader(response, 'Retry-After', String(exception.retryAfterSeconds));
     }
     this.adapterHost.httpAdapter.reply(response, body, body.statusCode);
   }

@@ -1,10 +1,9 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
 import { normalizeIp } from '@nestjs/throttler';
 import { lastValueFrom, type Observable, of } from 'rxjs';
 import { InvalidCredentialsException } from '../invalid-credentials.exception';
 import { header, type HeaderBag } from '../credentials';
-import { type LoginAttempt, type LoginClient, LoginThrottledException, SvcLoginThrottle } from './login-throttle';
+import { type LoginAttempt, type LoginClient, SvcLoginThrottle } from './login-throttle';
 import type { CookieResponse } from '../cookies/session-cookie';
 
 export { LoginThrottledException } from './login-throttle';
@@ -21,34 +20,25 @@ function clientOf(request: LoginRequest): LoginClient {
 
 /** Runs the handler of an attempt counted in `attempt`, and settles the attempt by how it ended. */
 abstract class AttemptInterceptor implements NestInterceptor {
-  constructor(
-    protected readonly throttle: SvcLoginThrottle,
-    private readonly adapterHost: HttpAdapterHost,
-  ) {}
+  constructor(protected readonly throttle: SvcLoginThrottle) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const http = context.switchToHttp();
     const request = http.getRequest<LoginRequest>();
     const response = http.getResponse<CookieResponse>();
     const client = clientOf(request);
+    // A LoginThrottledException thrown here answers 429 with Retry-After (SvcExceptionFilter).
+    const attempt = await this.throttle.start(client, this.emailOf(request));
+    let result: unknown;
     try {
-      const attempt = await this.throttle.start(client, this.emailOf(request));
-      let result: unknown;
-      try {
-        result = await this.throttle.withClient(client, () => lastValueFrom(next.handle()));
-      } catch (error) {
-        // A wrong password keeps its counts; anything else (400, 403, a 429 of the account) is no failure of this client.
-        if (!(error instanceof InvalidCredentialsException)) await attempt.abandoned();
-        throw error;
-      }
-      await this.succeeded(attempt, client, request, response);
-      return of(result);
+      result = await this.throttle.withClient(client, () => lastValueFrom(next.handle()));
     } catch (error) {
-      if (error instanceof LoginThrottledException) {
-        this.adapterHost.httpAdapter.setHeader(response, 'Retry-After', String(error.retryAfterSeconds));
-      }
+      // A wrong password keeps its counts; anything else (400, 403, a 429 of the account) is no failure of this client.
+      if (!(error instanceof InvalidCredentialsException)) await attempt.abandoned();
       throw error;
     }
+    await this.succeeded(attempt, client, request, response);
+    return of(result);
   }
 
   /** The e-mail of the account the request attempts, counted before the handler runs; null for none. */
@@ -69,8 +59,8 @@ abstract class AttemptInterceptor implements NestInterceptor {
  */
 @Injectable()
 export class SvcLoginThrottleInterceptor extends AttemptInterceptor {
-  constructor(throttle: SvcLoginThrottle, adapterHost: HttpAdapterHost) {
-    super(throttle, adapterHost);
+  constructor(throttle: SvcLoginThrottle) {
+    super(throttle);
   }
 
   protected emailOf(request: LoginRequest): string | null {
@@ -98,8 +88,8 @@ export class SvcLoginThrottleInterceptor extends AttemptInterceptor {
  */
 @Injectable()
 export class SvcCurrentPasswordThrottleInterceptor extends AttemptInterceptor {
-  constructor(throttle: SvcLoginThrottle, adapterHost: HttpAdapterHost) {
-    super(throttle, adapterHost);
+  constructor(throttle: SvcLoginThrottle) {
+    super(throttle);
   }
 
   protected emailOf(): null {

@@ -10,7 +10,7 @@ import { MODULE_OPTIONS_TOKEN } from '../../svc.module-definition';
 import { SVC_THROTTLER_STORAGE, type SvcThrottlerStorage, type ThrottlerStorageRecord } from '../../throttling/svc-throttler-storage';
 import { SVC_JWT_SECRET } from '../auth.constants';
 import { InvalidCredentialsException } from '../invalid-credentials.exception';
-import { TooManyRequestsException } from '../too-many-requests.exception';
+import { TooManyRequestsException } from '../../exceptions/too-many-requests.exception';
 import { DeviceCookies, deviceCookieKey, deviceCookieValue } from '../cookies/device-cookie';
 import { normalizeEmail } from '../identity/email';
 import { appendSetCookie, type CookieResponse } from '../cookies/session-cookie';

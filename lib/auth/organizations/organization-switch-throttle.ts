@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
-import { TooManyRequestsException } from '../too-many-requests.exception';
+import { TooManyRequestsException } from '../../exceptions/too-many-requests.exception';
 import { SVC_THROTTLER_STORAGE, type SvcThrottlerStorage } from '../../throttling/svc-throttler-storage';
 
 /**
@@ -14,7 +13,7 @@ export const ORGANIZATION_SWITCH_WINDOW_SECONDS = 60;
 /** The switch counters in the throttler storage (`switch:<key>` in Redis), beside the rate limits and logins. */
 const SWITCH_COUNTERS = 'switch';
 
-/** 429 of a switch over the limit, in the error envelope; the controller sets `Retry-After`. */
+/** 429 of a switch over the limit, in the error envelope, with `Retry-After`. */
 export class OrganizationSwitchThrottledException extends TooManyRequestsException {
   constructor(retryAfterSeconds: number) {
     super(`Too many organization switches. Retry after ${retryAfterSeconds} s.`, retryAfterSeconds);
@@ -28,8 +27,7 @@ export class SvcOrganizationSwitchThrottle {
 
   /** Counts one switch of `sessionId` (or of `userId` for a token without a session); past the limit, throws. */
   async count(userId: string, sessionId: string | null): Promise<void> {
-    const owner = sessionId === null ? `user:${userId}` : `session:${sessionId}`;
-    const key = createHash('sha256').update(owner).digest('base64url');
+    const key = sessionId === null ? `user:${userId}` : `session:${sessionId}`;
     const windowMs = ORGANIZATION_SWITCH_WINDOW_SECONDS * 1000;
     const hit = await this.storage.increment(key, windowMs, ORGANIZATION_SWITCHES_PER_WINDOW, windowMs, SWITCH_COUNTERS);
     if (hit.isBlocked) throw new OrganizationSwitchThrottledException(Math.max(1, hit.timeToBlockExpire));

@@ -1,5 +1,4 @@
 import { Body, Controller, ForbiddenException, Get, HttpCode, HttpStatus, Inject, Optional, Post, Res, UseGuards } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../../decorators/auth.decorator';
 import type { AuthContext } from '../../interfaces/auth-context.interface';
@@ -13,7 +12,7 @@ import { TokenPairDto } from '../login/auth.dto';
 import { SvcAuthService } from '../login/auth.service';
 import { SvcAuthGuard } from '../guards/auth.guard';
 import type { TokenPair } from '../tokens/token.service';
-import { OrganizationSwitchThrottledException, SvcOrganizationSwitchThrottle } from './organization-switch-throttle';
+import { SvcOrganizationSwitchThrottle } from './organization-switch-throttle';
 import { OrganizationChoiceDto, SwitchOrganizationDto } from './organizations.dto';
 import { type OrganizationChoice, SvcOrganizationsService } from './organizations.service';
 
@@ -32,7 +31,6 @@ export class SvcOrganizationsController {
     private readonly organizations: SvcOrganizationsService,
     private readonly auth: SvcAuthService,
     private readonly throttle: SvcOrganizationSwitchThrottle,
-    private readonly adapterHost: HttpAdapterHost,
     @Optional() @Inject(MODULE_OPTIONS_TOKEN) options?: SvcModuleOptions,
   ) {
     this.secureCookies = isProduction(options?.env ?? process.env);
@@ -62,15 +60,9 @@ export class SvcOrganizationsController {
     if (auth.via !== 'jwt' || auth.userId === null) {
       throw new ForbiddenException('Only a user token can switch organization: an API key is bound to its own');
     }
-    try {
-      await this.throttle.count(auth.userId, sessionOf(auth));
-    } catch (error) {
-      if (error instanceof OrganizationSwitchThrottledException) {
-        this.adapterHost.httpAdapter.setHeader(response, 'Retry-After', String(error.retryAfterSeconds));
-      }
-      throw error;
-    }
-    const pair = await this.auth.switchOrganization(auth.userId, sessionOf(auth), body.organizationId.trim());
+    const session = sessionOf(auth);
+    await this.throttle.count(auth.userId, session);
+    const pair = await this.auth.switchOrganization(auth.userId, session, body.organizationId.trim());
     if (body.cookie === true) setSessionCookie(response, pair.accessToken, pair.expiresIn, this.secureCookies);
     return pair;
   }

@@ -1,6 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 
-/** A 429 in the error envelope that says when to come back; whoever catches it sets `Retry-After`. */
+/** A 429 in the error envelope that says when to come back: `SvcExceptionFilter` sends `Retry-After`. */
 export class TooManyRequestsException extends HttpException {
   constructor(
     message: string,
